@@ -1,0 +1,289 @@
+"""What happened: past-tense facts, folded into state by `game.evolve`.
+
+Events are all the engine stores. Each names its seat; those marked `private`
+carry hidden values that only that seat may see (`redact` gives everyone else a
+copy without them).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    players: tuple[str, ...]
+    variant: str = "standard"
+    money_open: bool = False
+    seeded: bool = True
+    edition: str = ""
+    private: ClassVar[bool] = False
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ProfessionsDealt:
+    seat: int
+    cards: tuple[str, ...]
+    private: ClassVar[bool] = True
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ProfessionsKept:
+    seat: int
+    kept: tuple[str, ...]
+    returned: tuple[str, ...]
+    private: ClassVar[bool] = True
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted:
+    round: int
+    start: int
+    private: ClassVar[bool] = False
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectNamed:
+    seat: int
+    obj: str
+    price: int
+    private: ClassVar[bool] = False
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class BidRaised:
+    seat: int
+    amount: int
+    private: ClassVar[bool] = False
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class BidPassed:
+    seat: int
+    private: ClassVar[bool] = False
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class NamingDeclined:
+    """A namer named nothing (or the last player took nothing): out for the round."""
+
+    seat: int
+    private: ClassVar[bool] = False
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionWon:
+    """An object acquired: won at auction, or taken by the last player (`taken`)."""
+
+    seat: int
+    obj: str
+    price: int
+    fame_sold: int = 0
+    taken: bool = False
+    private: ClassVar[bool] = False
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionEnded:
+    round: int
+    private: ClassVar[bool] = False
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDrawn:
+    seat: int
+    deck: str
+    cards: tuple[str, ...]
+    private: ClassVar[bool] = True
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class CardChosen:
+    seat: int
+    deck: str
+    card: str
+    returned: tuple[str, ...]
+    private: ClassVar[bool] = True
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class LandscapePlaced:
+    seat: int
+    landscape: str
+    cells: tuple[str, ...]
+    fame: int
+    private: ClassVar[bool] = False
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class BuildingBuilt:
+    seat: int
+    building: str
+    cells: tuple[str, ...]
+    cost: int
+    fame: int
+    private: ClassVar[bool] = False
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class WorkCompleted:
+    seat: int
+    profession: str
+    bonuses: tuple[str, ...]
+    wv: int
+    payment: int
+    pp: int
+    private: ClassVar[bool] = False
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class CardBought:
+    """The profession or bonus action: paid for; the draw follows."""
+
+    seat: int
+    deck: str
+    cost: int
+    private: ClassVar[bool] = False
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class FreedomIntroduced:
+    seat: int
+    freedom: str
+    cost: int
+    private: ClassVar[bool] = False
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Recruited:
+    seat: int
+    profession: str
+    victim: int
+    private: ClassVar[bool] = False
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class FameSold:
+    seat: int
+    steps: int
+    private: ClassVar[bool] = False
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded:
+    seat: int
+    private: ClassVar[bool] = False
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded:
+    """End of a round; `best` are the seats scoring for the best work (`wv`)."""
+
+    round: int
+    best: tuple[int, ...]
+    wv: int
+    private: ClassVar[bool] = False
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class PrestigeScored:
+    seat: int
+    card: str
+    fame: int
+    private: ClassVar[bool] = False
+    version: ClassVar[int] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    winners: tuple[int, ...]
+    private: ClassVar[bool] = False
+    version: ClassVar[int] = 1
+
+
+Event = (
+    GameStarted | ProfessionsDealt | ProfessionsKept | RoundStarted | ObjectNamed | BidRaised
+    | BidPassed | NamingDeclined | AuctionWon | AuctionEnded | CardsDrawn | CardChosen
+    | LandscapePlaced | BuildingBuilt | WorkCompleted | CardBought | FreedomIntroduced
+    | Recruited | FameSold | TurnEnded | RoundEnded | PrestigeScored | GameEnded
+)
+
+EVENT_TYPES: dict[str, type[Any]] = {
+    cls.__name__: cls
+    for cls in (
+        GameStarted, ProfessionsDealt, ProfessionsKept, RoundStarted, ObjectNamed, BidRaised,
+        BidPassed, NamingDeclined, AuctionWon, AuctionEnded, CardsDrawn, CardChosen,
+        LandscapePlaced, BuildingBuilt, WorkCompleted, CardBought, FreedomIntroduced,
+        Recruited, FameSold, TurnEnded, RoundEnded, PrestigeScored, GameEnded,
+    )
+}
+
+# Fields of private events that only the event's seat may see.
+_SECRET_FIELDS = {"cards", "kept", "returned", "card"}
+
+
+def is_visible(event: Event, seat: int | None) -> bool:
+    """True if `seat` (None: the public) may see every field of the event."""
+    if not event.private:
+        return True
+    return seat is not None and getattr(event, "seat", None) == seat
+
+
+def redact(event: Event, seat: int | None) -> Event:
+    """The event as `seat` may see it: hidden cards of other seats become '?'."""
+    if is_visible(event, seat):
+        return event
+    changes: dict[str, Any] = {}
+    for f in dataclasses.fields(event):
+        if f.name in _SECRET_FIELDS:
+            value = getattr(event, f.name)
+            changes[f.name] = tuple("?" for _ in value) if isinstance(value, tuple) else "?"
+    return dataclasses.replace(event, **changes)
+
+
+def to_dict(event: Event) -> dict[str, Any]:
+    """A JSON-ready dict of the event, with its type and version."""
+    d: dict[str, Any] = {"type": type(event).__name__, "v": event.version}
+    for f in dataclasses.fields(event):
+        value = getattr(event, f.name)
+        d[f.name] = list(value) if isinstance(value, tuple) else value
+    return d
+
+
+def from_dict(d: dict[str, Any]) -> Event:
+    """Rebuild an event from `to_dict` output.
+
+    Raises:
+        KeyError: unknown event type.
+    """
+    cls = EVENT_TYPES[d["type"]]
+    kwargs = {}
+    for f in dataclasses.fields(cls):
+        if f.name in d:
+            value = d[f.name]
+            kwargs[f.name] = tuple(value) if isinstance(value, list) else value
+    event: Event = cls(**kwargs)
+    return event
