@@ -204,7 +204,7 @@ def _require_cash(p: Player, amount: int, what: str) -> None:
             f"you may sell fame first ('sell N')", "cash")
 
 
-def _object_error(state: State, seat: int, obj: str) -> str | None:
+def object_error(state: State, seat: int, obj: str) -> str | None:
     if obj not in OBJECTS:
         return f"{obj!r} is not an auction object"
     if obj in state.marked:
@@ -291,7 +291,7 @@ def _decide_auction(state: State, seat: int, cmd: Command) -> list[Event]:
         if last:
             raise _illegal("you are the last player left: no auction is held; take an object "
                            f"for {RULES.auction_open} ('take OBJECT') or pass", "auction-last")
-        why = _object_error(state, seat, cmd.obj)
+        why = object_error(state, seat, cmd.obj)
         if why:
             raise _illegal(why, "auction-open")
         return [ObjectNamed(seat, cmd.obj, RULES.auction_open)]
@@ -299,7 +299,7 @@ def _decide_auction(state: State, seat: int, cmd: Command) -> list[Event]:
         if not last:
             raise _illegal("only the last player left in the auction phase takes an object "
                            "without an auction", "auction-take")
-        why = _object_error(state, seat, cmd.obj)
+        why = object_error(state, seat, cmd.obj)
         if why:
             raise _illegal(why, "auction-take")
         price = RULES.auction_open
@@ -361,7 +361,7 @@ def _decide_action(state: State, seat: int, cmd: Command) -> list[Event]:
         for b in cmd.bonuses:
             if b not in p.bonus_hand:
                 raise _illegal(f"you have no bonus card {b} in hand", "work-bonus")
-        after = _played(p, cmd.profession, cmd.bonuses)
+        after = played(p, cmd.profession, cmd.bonuses)
         wv = work_value(after, cmd.profession, cmd.bonuses)
         minimum = RULES.min_wv[state.round - 1]
         if wv < minimum:
@@ -393,7 +393,7 @@ def _decide_action(state: State, seat: int, cmd: Command) -> list[Event]:
     return [FreedomIntroduced(seat, cmd.freedom, RULES.freedom_cost)]
 
 
-def _played(p: Player, profession: str, bonuses: Iterable[str]) -> Player:
+def played(p: Player, profession: str, bonuses: Iterable[str]) -> Player:
     hand = list(p.hand)
     hand.remove(profession)
     spent = set(bonuses)
@@ -711,7 +711,7 @@ def _evolve(state: State, e: Event) -> State:  # noqa: C901 - one branch per eve
         left = {**state.buildings_left, e.building: state.buildings_left[e.building] - 1}
         return R(state, players=_set(players, e.seat, p), buildings_left=left)
     if isinstance(e, WorkCompleted):
-        p = _played(players[e.seat], e.profession, e.bonuses)
+        p = played(players[e.seat], e.profession, e.bonuses)
         p = R(p, florins=p.florins + e.payment - e.pp * RULES.florins_per_pp,
               fame=p.fame + e.pp, best_wv=max(p.best_wv, e.wv), actions=p.actions + 1,
               used=_count(p.used, "work"))

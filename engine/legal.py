@@ -1,0 +1,114 @@
+"""Every legal command of a seat right now: for help in mails, random play and fuzzing."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from . import decks, grid
+from .commands import (
+    Bid,
+    Build,
+    Choose,
+    Command,
+    Done,
+    Freedom,
+    Keep,
+    Open,
+    Pass,
+    Place,
+    Recruit,
+    Sell,
+    Take,
+    TakeBonus,
+    TakeProfession,
+    Work,
+)
+from .game import auction_left, can_pay, object_error, played
+from .ruleset import FREEDOMS, OBJECTS, RULES
+from .scoring import work_value
+from .state import CHANCE, State
+
+
+def legal_commands(state: State, seat: int, *, free: bool = True) -> list[Command]:
+    """The commands `seat` may give now, in a stable order.
+
+    Placements list every position of the tile's printed shapes; while those are
+    unknown (ruling R11) only the listing shapes of the rules data are listed,
+    though any connected shape of the right size is accepted. `free=False` leaves
+    out selling fame, which is legal at any time. Deals and draws (CHANCE) are not
+    listed: `game.seeded_chance` gives them.
+    """
+    if state.phase == "over" or seat == CHANCE or not 0 <= seat < len(state.players):
+        return []
+    out: list[Command] = []
+    p = state.players[seat]
+    if free and p.fame:
+        out.extend(Sell(k) for k in range(1, p.fame + 1))
+    pending = state.pending
+    if pending is not None:
+        if pending.seat != seat or pending.kind in ("deal", "draw"):
+            return out
+        if pending.kind == "choose":
+            return out + [Choose(c) for c in pending.cards]
+        zone = grid.PLAYABLE & ~p.occupied
+        return out + [Place(pending.tile, grid.cells_of(m))
+                      for m in grid.listed_placements(pending.tile, zone)]
+    if state.phase == "keep":
+        if p.dealt:
+            out.extend(Keep(c) for c in combinations(p.dealt, RULES.professions_kept))
+        return out
+    if state.turn != seat:
+        return out
+    if state.phase == "auction":
+        if state.lot is not None:
+            if can_pay(p, state.price + RULES.raise_step):
+                out.append(Bid(state.price + RULES.raise_step))
+            return out + [Pass()]
+        last = auction_left(state) == [seat]
+        verb = Take if last else Open
+        out.extend(verb(o) for o in OBJECTS if object_error(state, seat, o) is None)
+        return out + [Pass()]
+    # Action phase.
+    if p.recruiting:
+        for victim, v in enumerate(state.players):
+            if victim != seat:
+                out.extend(Recruit(prof, v.name) for prof in dict.fromkeys(v.table))
+    if p.actions < RULES.limits["actions"]:
+        used = p.used
+        if used.get("work", 0) < RULES.limits["work"]:
+            out.extend(_works(state, seat))
+        if used.get("build", 0) < RULES.limits["build"]:
+            cost = RULES.building_cost[p.builders]
+            if p.florins >= cost:
+                zone = grid.building_zone(p.occupied | grid.PALAZZO, p.building_cells,
+                                          p.builders)
+                for b in RULES.buildings:
+                    if not p.has_building(b) and state.buildings_left[b] > 0:
+                        out.extend(Build(b, grid.cells_of(m))
+                                   for m in grid.listed_placements(b, zone))
+        if p.florins >= RULES.profession_cost and used.get("profession", 0) < 1 \
+                and decks.deck_size(state.decks["profession"]):
+            out.append(TakeProfession())
+        if used.get("freedom", 0) < RULES.limits["freedom"] and p.florins >= RULES.freedom_cost:
+            out.extend(Freedom(f) for f in FREEDOMS
+                       if f not in p.freedoms and state.freedoms_left[f] > 0)
+        if p.florins >= RULES.bonus_cost and used.get("bonus", 0) < RULES.limits["bonus"] \
+                and decks.deck_size(state.decks["bonus"]):
+            out.append(TakeBonus())
+    out.append(Done())
+    return out
+
+
+def _works(state: State, seat: int) -> list[Command]:
+    p = state.players[seat]
+    minimum = RULES.min_wv[state.round - 1]
+    bonus = p.bonus_hand[:6]  # more than 6 bonus cards in hand: list subsets of the first 6
+    out: list[Command] = []
+    for prof in dict.fromkeys(p.hand):
+        for k in range(len(bonus) + 1):
+            for combo in combinations(bonus, k):
+                wv = work_value(played(p, prof, combo), prof, combo)
+                if wv >= minimum:
+                    most = wv * 100 // RULES.florins_per_pp
+                    out.extend(Work(prof, combo, pp) for pp in range(most + 1))
+    return out

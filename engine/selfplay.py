@@ -1,0 +1,64 @@
+"""Random legal games: for tests, fuzzing and benchmarks.
+
+The generator is a local `random.Random(seed)`, never the global one; deals and
+draws come from the game seed as in a real seeded game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .commands import Command, Sell
+from .events import Event
+from .game import apply, new_state, seeded_chance, start_game, to_act
+from .legal import legal_commands
+from .state import CHANCE, State
+
+NAMES = ("anna", "bas", "chris", "dirk", "eva")
+
+
+@dataclass(frozen=True, slots=True)
+class Playout:
+    """A finished random game: who played what, the events, and the final state."""
+
+    players: tuple[str, ...]
+    seed: str
+    moves: tuple[tuple[int, Command], ...]  # (seat or CHANCE, command)
+    events: tuple[Event, ...]
+    state: State
+
+
+def play_random(
+    n_players: int = 4, seed: int | str = 0, *, players: Sequence[str] | None = None,
+    sell_chance: float = 0.02, max_moves: int = 5000,
+) -> Playout:
+    """Play a whole game with uniformly random legal choices.
+
+    Selling fame is offered only now and then (`sell_chance`), so games look like
+    games. Raises AssertionError if the game does not end within `max_moves`.
+    """
+    names = tuple(players or NAMES[:n_players])
+    rng = random.Random(f"selfplay|{seed}")
+    started = start_game(names)
+    state = new_state(started)
+    events: list[Event] = [started]
+    moves: list[tuple[int, Command]] = []
+    game_seed = f"selfplay-{seed}"
+    while not state.finished:
+        assert len(moves) < max_moves, "random game did not end"
+        actors = to_act(state)
+        seat = rng.choice(actors)
+        if seat == CHANCE:
+            cmd: Command = seeded_chance(state, game_seed)
+        else:
+            options = legal_commands(state, seat, free=False)
+            if state.players[seat].fame and rng.random() < sell_chance:
+                cmd = Sell(1)
+            else:
+                cmd = rng.choice(options)
+        state, new = apply(state, seat, cmd)
+        moves.append((seat, cmd))
+        events.extend(new)
+    return Playout(names, game_seed, tuple(moves), tuple(events), state)

@@ -1,0 +1,144 @@
+"""What one seat may see: the only way state leaves the engine.
+
+`view_for(state, seat)` shows that seat its own hand, drawn cards and money, and
+everyone else only what lies on the table; `view_for(state, None)` is the public
+view. `events_visible_to` does the same for the event log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from . import decks, grid
+from .events import Event, redact
+from .game import to_act
+from .ruleset import RULES
+from .state import CHANCE, State
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    seat: int
+    name: str
+    fame: int
+    florins: int | None  # None: hidden from this viewer
+    buildings: tuple[tuple[str, tuple[str, ...]], ...]
+    landscapes: tuple[tuple[str, tuple[str, ...]], ...]
+    freedoms: tuple[str, ...]
+    jesters: int
+    builders: int
+    table: tuple[str, ...]  # professions face up
+    recruiters: int  # opponents' recruiting cards lying here
+    recruiting: int  # unused recruiting cards (won face up at auction)
+    hand_count: int
+    bonus_count: int
+    prestige_count: int
+    hand: tuple[str, ...] | None  # own only
+    bonus_hand: tuple[str, ...] | None
+    prestige_hand: tuple[str, ...] | None
+    dealt: tuple[str, ...] | None
+    best_wv: int
+    actions: int
+    grid: tuple[str, ...]  # rows from top (7) to bottom (1)
+
+
+@dataclass(frozen=True, slots=True)
+class PendingView:
+    kind: str
+    player: str
+    deck: str
+    count: int
+    cards: tuple[str, ...] | None  # only for the seat that drew them
+    tile: str
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    viewer: int | None
+    phase: str
+    round: int
+    rounds: int
+    min_wv: int
+    start: str | None
+    to_act: tuple[str, ...]
+    lot: str | None
+    price: int
+    high: str | None
+    marked: tuple[str, ...]
+    stacks: tuple[tuple[str, int], ...]
+    buildings_left: tuple[tuple[str, int], ...]
+    freedoms_left: tuple[tuple[str, int], ...]
+    deck_sizes: tuple[tuple[str, int], ...]
+    pending: PendingView | None
+    players: tuple[PlayerView, ...]
+    winners: tuple[str, ...]
+    money_open: bool
+    version: int
+
+
+_LETTERS = {
+    "university": "U", "laboratory": "L", "workshop": "W", "library": "B", "opera": "O",
+    "studio": "S", "hospital": "H", "theater": "T", "tower": "R", "chapel": "C",
+    "forest": "f", "lake": "l", "park": "p",
+}
+
+
+def grid_rows(buildings: Iterable[tuple[str, tuple[str, ...]]],
+              landscapes: Iterable[tuple[str, tuple[str, ...]]]) -> tuple[str, ...]:
+    """The principality as text rows, top row first: P Palazzo, capitals buildings,
+    small letters landscapes, '.' empty."""
+    cells = ["."] * (grid.W * grid.H)
+    for i in range(grid.W * grid.H):
+        if grid.PALAZZO >> i & 1:
+            cells[i] = "P"
+    for name, cs in (*buildings, *landscapes):
+        for c in cs:
+            cells[grid.cell_index(c)] = _LETTERS.get(name, "?")
+    return tuple("".join(cells[r * grid.W:(r + 1) * grid.W]) for r in reversed(range(grid.H)))
+
+
+def view_for(state: State, seat: int | None) -> View:
+    """The game as `seat` sees it (None: the public view)."""
+    names = [p.name for p in state.players]
+    players = []
+    for i, p in enumerate(state.players):
+        own = seat == i
+        players.append(PlayerView(
+            seat=i, name=p.name, fame=p.fame,
+            florins=p.florins if own or state.money_open else None,
+            buildings=p.buildings, landscapes=p.landscapes, freedoms=p.freedoms,
+            jesters=p.jesters, builders=p.builders, table=p.table, recruiters=p.recruiters,
+            recruiting=p.recruiting, hand_count=len(p.hand),
+            bonus_count=len(p.bonus_hand), prestige_count=len(p.prestige_hand),
+            hand=p.hand if own else None, bonus_hand=p.bonus_hand if own else None,
+            prestige_hand=p.prestige_hand if own else None,
+            dealt=p.dealt if own else None,
+            best_wv=p.best_wv, actions=p.actions,
+            grid=grid_rows(p.buildings, p.landscapes),
+        ))
+    pending = None
+    if state.pending is not None:
+        pd = state.pending
+        pending = PendingView(pd.kind, names[pd.seat], pd.deck, pd.n or len(pd.cards),
+                              pd.cards if seat == pd.seat else None, pd.tile)
+    acting = tuple("chance" if s == CHANCE else names[s] for s in to_act(state))
+    return View(
+        viewer=seat, phase=state.phase, round=state.round, rounds=RULES.rounds,
+        min_wv=RULES.min_wv[state.round - 1] if state.round else 0,
+        start=names[state.start] if names else None, to_act=acting,
+        lot=state.lot, price=state.price,
+        high=names[state.high] if state.high is not None else None,
+        marked=tuple(sorted(state.marked)), stacks=tuple(state.stacks.items()),
+        buildings_left=tuple(state.buildings_left.items()),
+        freedoms_left=tuple(state.freedoms_left.items()),
+        deck_sizes=tuple((k, decks.deck_size(d)) for k, d in state.decks.items()),
+        pending=pending, players=tuple(players),
+        winners=tuple(names[w] for w in state.winners), money_open=state.money_open,
+        version=state.version,
+    )
+
+
+def events_visible_to(events: Iterable[Event], seat: int | None) -> list[Event]:
+    """The event log as `seat` may see it: other seats' hidden cards redacted."""
+    return [redact(e, seat) for e in events]

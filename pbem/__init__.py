@@ -1,0 +1,1 @@
+"""The pbem shell: mail in and out, storage, deadlines and the command line."""

@@ -1,0 +1,21 @@
+"""The `pbem` command line. Each group of commands lives in its own module."""
+
+from __future__ import annotations
+
+import typer
+
+from . import cli_logs, cli_mail, cli_trust
+
+app = typer.Typer(
+    name="pbem",
+    help="Play-by-email moderator and game-log adjudicator for The Princes of Florence.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+for module in (cli_logs, cli_mail, cli_trust):
+    module.register(app)
+
+
+def main() -> None:  # pragma: no cover - console entry
+    app()
