@@ -8,7 +8,6 @@ anything: a failure there is a bug. `replay(events)` rebuilds any state.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain
 
@@ -62,7 +61,9 @@ from .events import (
 )
 from .ruleset import FREEDOMS, LANDSCAPES, OBJECTS, RULES
 from .scoring import prestige_points, work_value
-from .state import CHANCE, Pending, Player, State
+from .state import CHANCE, Pending, Player, State, replace
+
+_set_attr = object.__setattr__
 
 VARIANTS = ("standard",)
 
@@ -397,7 +398,7 @@ def played(p: Player, profession: str, bonuses: Iterable[str]) -> Player:
     hand = list(p.hand)
     hand.remove(profession)
     spent = set(bonuses)
-    return dataclasses.replace(
+    return replace(
         p, hand=tuple(hand), table=(*p.table, profession),
         bonus_hand=tuple(b for b in p.bonus_hand if b not in spent),
     )
@@ -519,17 +520,7 @@ def decide(state: State, seat: int, cmd: Command) -> list[Event]:
         IllegalMoveError: the command breaks a rule (NotYourTurnError, GameOverError
             and ChanceError are kinds of it). The state is never changed.
     """
-    events = _decide_primary(state, seat, cmd)
-    s = state
-    for e in events:
-        s = evolve(s, e)
-    while True:
-        more = _automatic(s)
-        if not more:
-            return events
-        for e in more:
-            s = evolve(s, e)
-        events.extend(more)
+    return apply(state, seat, cmd)[1]
 
 
 def apply(state: State, seat: int, cmd: Command) -> tuple[State, list[Event]]:
@@ -538,10 +529,16 @@ def apply(state: State, seat: int, cmd: Command) -> tuple[State, list[Event]]:
     Raises:
         IllegalMoveError: as `decide`.
     """
-    events = decide(state, seat, cmd)
+    events = _decide_primary(state, seat, cmd)
     for e in events:
         state = evolve(state, e)
-    return state, events
+    while True:
+        more = _automatic(state)
+        if not more:
+            return state, events
+        for e in more:
+            state = evolve(state, e)
+        events.extend(more)
 
 
 def replay(events: Iterable[Event]) -> State:
@@ -596,18 +593,19 @@ def _count(used: Mapping[str, int], kind: str) -> dict[str, int]:
 def _after_pending(state: State) -> State:
     """Where play goes once a won object's placement or choice is done."""
     if state.phase == "auction":
-        return dataclasses.replace(state, turn=_next_namer(state))
+        return replace(state, turn=_next_namer(state))
     return state
 
 
 def evolve(state: State, event: Event) -> State:
     """Fold one event into the state. Never validates: a failure is a bug."""
     s = _evolve(state, event)
-    return dataclasses.replace(s, version=state.version + 1)
+    _set_attr(s, "version", state.version + 1)  # s is a fresh copy made by _evolve
+    return s
 
 
 def _evolve(state: State, e: Event) -> State:  # noqa: C901 - one branch per event type
-    R = dataclasses.replace
+    R = replace
     players = state.players
     if isinstance(e, GameStarted):
         n = len(e.players)

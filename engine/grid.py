@@ -33,10 +33,14 @@ def mask_of(cells: Iterable[str]) -> int:
     return m
 
 
+# Bit positions in canonical order (column, then row).
+_CANONICAL = tuple(sorted(range(W * H), key=lambda i: (i % W, i // W)))
+
+
+@cache
 def cells_of(mask: int) -> tuple[str, ...]:
     """Cell names of a mask, in canonical order (column, then row)."""
-    out = [CELL_NAMES[i] for i in range(W * H) if mask >> i & 1]
-    return tuple(sorted(out, key=lambda c: (c[0], int(c[1:]))))
+    return tuple(CELL_NAMES[i] for i in _CANONICAL if mask >> i & 1)
 
 
 PALAZZO = mask_of(RULES.palazzo)
@@ -136,13 +140,26 @@ def building_zone(occupied: int, buildings: int, builders: int) -> int:
 
 
 @cache
-def _translations(size: int, tile: str) -> tuple[int, ...]:
-    """Every placement on the empty grid of the shapes used for listings."""
+def polyominoes(size: int) -> frozenset[frozenset[tuple[int, int]]]:
+    """Every fixed polyomino of `size` cells (each rotation and reflection apart)."""
+    if size == 1:
+        return frozenset({frozenset({(0, 0)})})
+    out = set()
+    for shape in polyominoes(size - 1):
+        for x, y in shape:
+            for nx, ny in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if (nx, ny) not in shape:
+                    out.add(_normalise(shape | {(nx, ny)}))
+    return frozenset(out)
+
+
+@cache
+def _translations(tile: str) -> tuple[int, ...]:
+    """Every placement on the empty grid of the tile's shapes: its printed sides, or
+    while those are unknown every connected shape of its size (ruling R11)."""
     shapes = allowed_shapes(tile)
     if shapes is None:
-        shapes = frozenset().union(
-            *(_orientations(_points(s)) for s in RULES.listing_shapes.get(size, ()))
-        )
+        shapes = polyominoes(RULES.tile_size(tile))
     out = set()
     for shape in shapes:
         wx = max(x for x, _ in shape) + 1
@@ -155,9 +172,8 @@ def _translations(size: int, tile: str) -> tuple[int, ...]:
 
 
 def listed_placements(tile: str, zone: int) -> Iterator[int]:
-    """Placements inside `zone` of the tile's printed shapes (or, while those are
-    unknown, of the listing shapes in the rules data)."""
-    for m in _translations(RULES.tile_size(tile), tile):
+    """Every placement of the tile inside `zone`."""
+    for m in _translations(tile):
         if m & zone == m:
             yield m
 

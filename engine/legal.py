@@ -32,9 +32,9 @@ from .state import CHANCE, State
 def legal_commands(state: State, seat: int, *, free: bool = True) -> list[Command]:
     """The commands `seat` may give now, in a stable order.
 
-    Placements list every position of the tile's printed shapes; while those are
-    unknown (ruling R11) only the listing shapes of the rules data are listed,
-    though any connected shape of the right size is accepted. `free=False` leaves
+    Placements list every position of every shape the tile may take (while the
+    printed shapes are unknown, every connected shape of its size: ruling R11).
+    `free=False` leaves
     out selling fame, which is legal at any time. Deals and draws (CHANCE) are not
     listed: `game.seeded_chance` gives them.
     """

@@ -79,7 +79,6 @@ class Rules:
     sizes: Mapping[str, int]
     buildings: Mapping[str, str]  # building -> size class
     shapes: Mapping[str, tuple[tuple[str, ...], ...]]
-    listing_shapes: Mapping[int, tuple[tuple[str, ...], ...]]
     professions: Mapping[str, Profession]
     bonus: Mapping[str, BonusCard]
     prestige: Mapping[str, PrestigeCard]
@@ -156,9 +155,6 @@ def parse_rules(data: Mapping[str, Any]) -> Rules:
         sizes=_frozen(data["sizes"]),
         buildings=_frozen(data["buildings"]),
         shapes=_frozen({k: tuple(tuple(s) for s in v) for k, v in data["shapes"].items()}),
-        listing_shapes=_frozen(
-            {int(k): tuple(tuple(s) for s in v) for k, v in data["listing_shapes"].items()}
-        ),
         professions=_frozen(professions),
         bonus=_frozen(bonus),
         prestige=_frozen(prestige),
