@@ -18,7 +18,8 @@ class GameStarted:
     variant: str = "standard"
     money_open: bool = False
     seeded: bool = True
-    edition: str = ""
+    edition: str = ""  # rules edition of the rules data (princes.toml)
+    engine: str = ""  # engine version that judged the game
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain
 
-from . import decks, grid
+from . import __version__, decks, grid
 from .commands import (
     Bid,
     Build,
@@ -88,7 +88,7 @@ def start_game(
             f"the standard game is for 3 to 5 players, not {len(players)}", "setup")
     if len(set(players)) != len(players):
         raise IllegalMoveError("two players have the same name", "setup")
-    return GameStarted(tuple(players), variant, money_open, seeded, RULES.edition)
+    return GameStarted(tuple(players), variant, money_open, seeded, RULES.edition, __version__)
 
 
 def new_state(started: GameStarted) -> State:
