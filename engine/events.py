@@ -225,11 +225,24 @@ class GameEnded:
     version: ClassVar[int] = 1
 
 
+@dataclass(frozen=True, slots=True)
+class Reverted:
+    """An undo agreed by every player: the game goes back to `to_version`.
+
+    The events in between stay in the log; they just no longer count.
+    """
+
+    seat: int  # who asked
+    to_version: int
+    private: ClassVar[bool] = False
+    version: ClassVar[int] = 1
+
+
 Event = (
     GameStarted | ProfessionsDealt | ProfessionsKept | RoundStarted | ObjectNamed | BidRaised
     | BidPassed | NamingDeclined | AuctionWon | AuctionEnded | CardsDrawn | CardChosen
     | LandscapePlaced | BuildingBuilt | WorkCompleted | CardBought | FreedomIntroduced
-    | Recruited | FameSold | TurnEnded | RoundEnded | PrestigeScored | GameEnded
+    | Recruited | FameSold | TurnEnded | RoundEnded | PrestigeScored | GameEnded | Reverted
 )
 
 EVENT_TYPES: dict[str, type[Any]] = {
@@ -238,7 +251,7 @@ EVENT_TYPES: dict[str, type[Any]] = {
         GameStarted, ProfessionsDealt, ProfessionsKept, RoundStarted, ObjectNamed, BidRaised,
         BidPassed, NamingDeclined, AuctionWon, AuctionEnded, CardsDrawn, CardChosen,
         LandscapePlaced, BuildingBuilt, WorkCompleted, CardBought, FreedomIntroduced,
-        Recruited, FameSold, TurnEnded, RoundEnded, PrestigeScored, GameEnded,
+        Recruited, FameSold, TurnEnded, RoundEnded, PrestigeScored, GameEnded, Reverted,
     )
 }
 

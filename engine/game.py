@@ -54,6 +54,7 @@ from .events import (
     ProfessionsDealt,
     ProfessionsKept,
     Recruited,
+    Reverted,
     RoundEnded,
     RoundStarted,
     TurnEnded,
@@ -542,14 +543,43 @@ def apply(state: State, seat: int, cmd: Command) -> tuple[State, list[Event]]:
 
 
 def replay(events: Iterable[Event]) -> State:
-    """The state after a sequence of events, starting with GameStarted."""
+    """The state after a sequence of events, starting with GameStarted.
+
+    A `Reverted` event brings back the state at its `to_version` (the events in
+    between stay in the log but no longer count); the version keeps counting.
+    """
     it = iter(events)
     first = next(it)
     assert isinstance(first, GameStarted)
     state = new_state(first)
+    history = [state]
     for e in it:
-        state = evolve(state, e)
+        if isinstance(e, Reverted):
+            state = replace(history[e.to_version - 1], version=state.version + 1)
+        else:
+            state = evolve(state, e)
+        history.append(state)
     return state
+
+
+# Events that no undo may cross: chance, and hidden information made known.
+UNDO_BARRIERS = (ProfessionsDealt, ProfessionsKept, CardsDrawn, CardChosen, WorkCompleted,
+                 GameEnded, Reverted)
+
+
+def undo_error(events: Sequence[Event], to_version: int) -> str | None:
+    """Why the game may not go back to `to_version` (events[:to_version] kept), or None.
+
+    An undo never crosses a deal or draw, a choice among drawn cards, a work (it
+    shows a card from hand), the end of the game or another undo.
+    """
+    if not 1 <= to_version < len(events):
+        return "there is nothing to undo"
+    for e in events[to_version:]:
+        if isinstance(e, UNDO_BARRIERS):
+            return ("an undo may not go back past a deal, a draw, a choice of cards, "
+                    "a work or another undo")
+    return None
 
 
 # --------------------------------------------------------------------------- evolve
@@ -752,4 +782,6 @@ def _evolve(state: State, e: Event) -> State:  # noqa: C901 - one branch per eve
                  phase="scored")
     if isinstance(e, GameEnded):
         return R(state, phase="over", winners=e.winners, turn=None)
+    if isinstance(e, Reverted):
+        raise AssertionError("a Reverted event needs the history: use replay()")
     raise AssertionError(f"unknown event {e!r}")
