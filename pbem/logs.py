@@ -379,8 +379,8 @@ class _Replay:
     def run(self, upto: int | None) -> None:
         try:
             for entry in iter_log(self.text):
-                if upto is not None and entry.line > upto:
-                    break
+                if upto is not None and entry.line > upto and not isinstance(entry, Tag):
+                    break  # the header is always read: the game exists from line 0 on
                 self.line = entry.line
                 if isinstance(entry, Tag):
                     self.tag(entry)
@@ -453,7 +453,8 @@ class _Replay:
 def replay_log(text: str, *, file: str = "<log>", upto: int | None = None) -> ReplayResult:
     """Replay a game log, checking every line, up to its end or its first error.
 
-    `upto`: stop after that line (1-based), for the position at a point of the log;
+    `upto`: stop after that line (1-based), for the position at a point of the log
+    (the header tags are read whatever `upto` says; 0 gives the position at the start);
     errors after it are not looked for. Never raises: whatever the text, the result
     says what is wrong (an unexpected exception is reported as kind "internal").
     """
