@@ -195,6 +195,16 @@ def result_tag(state: State) -> str:
     return ", ".join(f"{p.name} {p.fame}" for p in ranked)
 
 
+def _same_draw(cmd: Deal | Draw, state: State) -> bool:
+    """True if `cmd` states the deal or draw due now (cards aside)."""
+    due = chance_due(state)
+    if due is None or isinstance(cmd, Deal) != (due.kind == "deal"):
+        return False
+    if cmd.player != state.players[due.seat].name:
+        return False
+    return not isinstance(cmd, Draw) or cmd.deck == due.deck
+
+
 class _Replay:
     """One replay in progress (see `replay_log`)."""
 
@@ -341,11 +351,17 @@ class _Replay:
         assert state is not None
         cmd = item.command
         if self.seed is not None and chance_due(state) is not None:
+            # Deals and draws the log leaves out come from the seed first.
+            ahead, skipped = state, []
+            while chance_due(ahead) is not None and not _same_draw(cmd, ahead):
+                ahead, new = apply(ahead, CHANCE, seeded_chance(ahead, self.seed))
+                skipped.extend(new)
+            if chance_due(ahead) is not None:
+                state = ahead
+                self.events.extend(skipped)
+                self.state = state
             want = seeded_chance(state, self.seed)
-            same_draw = (type(cmd) is type(want) and cmd.player == want.player
-                         and (not isinstance(cmd, Draw) or not isinstance(want, Draw)
-                              or cmd.deck == want.deck))
-            if same_draw and sorted(cmd.cards) != sorted(want.cards):
+            if _same_draw(cmd, state) and sorted(cmd.cards) != sorted(want.cards):
                 what = f"{want.deck} draw by" if isinstance(want, Draw) else "deal to"
                 stray = [c for c in cmd.cards if c not in want.cards]
                 detail = (f"{stray[0]!r} is not among its cards" if stray
