@@ -1,0 +1,117 @@
+"""`pbem demo`: a whole game among scripted players through the real pipeline, with
+no server: SQLite, and folders of .eml files standing in for IMAP and SMTP
+(`transport.MailDirs`). The rendered mails stay in the output folder to read.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from engine.game import to_act
+from engine.state import CHANCE
+
+from .config import Config
+from .moderator import Moderator, PlayerSpec
+from .outbound import Renderer
+from .runner import poll_once, transports
+from .scripted import DirPost, ScriptedPlayer, deliver_all, pick_actor
+from .store import Game, Store, utcnow
+from .transport import MailDirs
+
+NAMES = ("anna", "bas", "chris", "dirk", "eva")
+DOMAIN = "example.org"
+
+
+@dataclass
+class DemoResult:
+    game_id: str
+    out_dir: Path
+    db_path: Path
+    moves: int
+    mails_in: int
+    mails_out: int
+    rejected: int
+    seconds: float
+    winners: tuple[str, ...]
+    fame: dict[str, int]
+
+
+class FakeClock:
+    """Game time for the demo: a few minutes pass with every mail."""
+
+    def __init__(self, start: datetime) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def tick(self, minutes: float) -> None:
+        self.now += timedelta(minutes=minutes)
+
+
+def run_demo(out_dir: Path, *, players: int = 4, seed: int = 1, typo_rate: float = 0.03,
+             max_steps: int = 5000) -> DemoResult:
+    """Play one game to the end by mail; the mails end up under `out_dir/mail`."""
+    t0 = time.perf_counter()
+    out_dir = Path(out_dir)
+    if out_dir.exists():
+        shutil.rmtree(out_dir)
+    out_dir.mkdir(parents=True)
+    db_path = out_dir / "pbem.sqlite"
+    cfg = Config(db_path=db_path, mail_dir=out_dir / "mail",
+                 moderator_address=f"moderator@{DOMAIN}", transport="files")
+    store = Store(cfg.sqlalchemy_url())
+    store.create_all()
+    mod = Moderator(store, cfg, Renderer())
+    clock = FakeClock(datetime(2026, 12, 1, 18, 0, tzinfo=utcnow().tzinfo))
+    rng = random.Random(f"demo|{seed}")
+    zones = ("Europe/Amsterdam", "America/New_York", "Asia/Tokyo", "UTC", "Europe/London")
+    specs = [PlayerSpec(NAMES[i], f"{NAMES[i]}@{DOMAIN}", zones[i]) for i in range(players)]
+    game_id = mod.new_game(specs, clock(), game_id="pof-1", seed=f"demo-seed-{seed}",
+                           turn_hours=72, reminder_hours=24)
+    inbox, sender = transports(cfg)
+    post = DirPost(MailDirs(cfg.mail_dir))
+    scripted = [ScriptedPlayer(p.name, i, p.email, random.Random(f"{seed}|{p.name}"),
+                               typo_rate=typo_rate) for i, p in enumerate(specs)]
+    mails_in = rejected = 0
+    for _ in range(max_steps):
+        report = poll_once(mod, inbox, sender, clock)
+        rejected += sum(1 for o in report.outcomes if o.status == "rejected")
+        deliver_all(post, scripted)
+        with store.read() as s:
+            game = s.get(Game, game_id)
+            assert game is not None
+            if game.finished:
+                break
+            _, state = mod.load(s, game)
+        assert to_act(state) != (CHANCE,)
+        actor = pick_actor(state, scripted, rng)
+        if actor is None:
+            raise RuntimeError(f"nobody can act at v{state.version}: mails lost?")
+        post.send(actor.move(state))
+        mails_in += 1
+        clock.tick(rng.uniform(5, 600))
+    else:
+        raise RuntimeError("the demo game did not end")
+    poll_once(mod, inbox, sender, clock)
+    deliver_all(post, scripted)
+    with store.read() as s:
+        _, state = mod.load(s, s.get(Game, game_id))  # type: ignore[arg-type]
+        from sqlmodel import func, select
+
+        from .store import MoveRow, OutMail
+        mails_out = s.exec(select(func.count()).select_from(OutMail)).one()
+        moves = s.exec(select(func.count()).select_from(MoveRow)
+                       .where(MoveRow.seat >= 0)).one()
+    store.dispose()
+    return DemoResult(
+        game_id=game_id, out_dir=out_dir, db_path=db_path, moves=int(moves),
+        mails_in=mails_in, mails_out=int(mails_out), rejected=rejected,
+        seconds=time.perf_counter() - t0,
+        winners=tuple(state.players[w].name for w in state.winners),
+        fame={p.name: p.fame for p in state.players})

@@ -1,0 +1,201 @@
+"""Words for players: events and legal commands as short lines of text.
+
+Everything here works on what one seat may see: events already redacted for that
+seat (`engine.views.events_visible_to`) and the seat's own legal commands. A
+private event of another seat is described without its cards, whatever it holds.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+from engine.commands import (
+    Bid,
+    Build,
+    Choose,
+    Command,
+    Done,
+    Freedom,
+    Keep,
+    Open,
+    Pass,
+    Place,
+    Recruit,
+    Sell,
+    Take,
+    TakeBonus,
+    TakeProfession,
+    Work,
+)
+from engine.events import (
+    AuctionEnded,
+    AuctionWon,
+    BidPassed,
+    BidRaised,
+    BuildingBuilt,
+    CardBought,
+    CardChosen,
+    CardsDrawn,
+    Event,
+    FameSold,
+    FreedomIntroduced,
+    GameEnded,
+    GameStarted,
+    LandscapePlaced,
+    NamingDeclined,
+    ObjectNamed,
+    PrestigeScored,
+    ProfessionsDealt,
+    ProfessionsKept,
+    Recruited,
+    RoundEnded,
+    RoundStarted,
+    TurnEnded,
+    WorkCompleted,
+)
+from notation import format_command
+
+
+def _cards(cards: Sequence[str]) -> str:
+    return ", ".join(cards)
+
+
+def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str:  # noqa: C901
+    """One line about an event, as `viewer` may read it ("you" for the viewer)."""
+    seat = getattr(e, "seat", None)
+    own = seat is not None and seat == viewer
+    who = "you" if own else (names[seat] if seat is not None else "")
+    match e:
+        case GameStarted(players=players):
+            return f"the game started: {', '.join(players)}"
+        case ProfessionsDealt(cards=cards):
+            return f"you were dealt {_cards(cards)}" if own else \
+                f"{who} was dealt {len(cards)} professions"
+        case ProfessionsKept(kept=kept, returned=returned):
+            if own:
+                return f"you kept {_cards(kept)} and returned {_cards(returned)}"
+            return f"{who} kept {len(kept)} professions"
+        case RoundStarted(round=rnd, start=start):
+            return f"round {rnd} began; {'you start' if start == viewer else names[start]}" + \
+                ("" if start == viewer else " starts")
+        case ObjectNamed(obj=obj, price=price):
+            return f"{who} put the {obj} up for auction at {price}"
+        case BidRaised(amount=amount):
+            return f"{who} bid {amount}"
+        case BidPassed():
+            return f"{who} passed"
+        case NamingDeclined():
+            return f"{who} named nothing and sit{'' if own else 's'} out this auction phase"
+        case AuctionWon(obj=obj, price=price, fame_sold=sold, taken=taken):
+            verb = "took" if taken else "won"
+            extra = f", selling {sold} fame" if sold else ""
+            return f"{who} {verb} the {obj} for {price}{extra}"
+        case AuctionEnded(round=rnd):
+            return f"the auction phase of round {rnd} ended; the action phase begins"
+        case CardsDrawn(deck=deck, cards=cards):
+            if own:
+                return f"you drew {deck} cards: {_cards(cards)} (choose one)"
+            return f"{who} drew {len(cards)} {deck} cards"
+        case CardChosen(deck=deck, card=card, returned=returned):
+            if own:
+                back = f"; {_cards(returned)} went under the deck" if returned else ""
+                return f"you kept the {deck} card {card}{back}"
+            return f"{who} kept one {deck} card"
+        case LandscapePlaced(landscape=land, cells=cells, fame=fame):
+            extra = f" (+{fame} fame)" if fame else ""
+            return f"{who} placed the {land} on {' '.join(cells)}{extra}"
+        case BuildingBuilt(building=b, cells=cells, cost=cost, fame=fame):
+            return f"{who} built a {b} on {' '.join(cells)} for {cost} (+{fame} fame)"
+        case WorkCompleted(profession=prof, bonuses=bonuses, wv=wv, payment=pay, pp=pp):
+            bonus = f" with {_cards(bonuses)}" if bonuses else ""
+            fame = f", taking {pp} fame" if pp else ""
+            return f"{who} completed a work: {prof}{bonus}, work value {wv}, paid {pay}{fame}"
+        case CardBought(deck=deck, cost=cost):
+            return f"{who} paid {cost} for a {deck} card"
+        case FreedomIntroduced(freedom=f, cost=cost):
+            return f"{who} introduced {f} for {cost}"
+        case Recruited(profession=prof, victim=victim):
+            whom = "you" if victim == viewer else names[victim]
+            return f"{who} recruited the {prof} from {whom}"
+        case FameSold(steps=steps):
+            return f"{who} sold {steps} fame"
+        case TurnEnded():
+            return f"{who} ended {'your' if own else 'their'} turn"
+        case RoundEnded(round=rnd, best=best, wv=wv):
+            if best:
+                winners = ", ".join("you" if b == viewer else names[b] for b in best)
+                return f"round {rnd} ended; best work (value {wv}): {winners}"
+            return f"round {rnd} ended"
+        case PrestigeScored(card=card, fame=fame):
+            return f"{who} scored the prestige card {card}: +{fame} fame"
+        case GameEnded(winners=winners):
+            return "the game ended; " + ("winner: " if len(winners) == 1 else "winners: ") + \
+                ", ".join("you" if w == viewer else names[w] for w in winners)
+    return type(e).__name__  # pragma: no cover - every event type is listed above
+
+
+def _range(values: Sequence[int]) -> str:
+    lo, hi = min(values), max(values)
+    return str(lo) if lo == hi else f"{lo}-{hi}"
+
+
+def summarise_commands(cmds: Sequence[Command], building_cost: int | None = None) -> list[str]:
+    """The legal commands of one seat, grouped so a mail lists tens of lines rather
+    than thousands of placements: builds and placements as templates with examples,
+    works per profession with their pp range, sells as a range."""
+    out: list[str] = []
+    builds: dict[str, list[Build]] = defaultdict(list)
+    places: dict[str, list[Place]] = defaultdict(list)
+    works: dict[str, list[Work]] = defaultdict(list)
+    opens: list[str] = []
+    takes: list[str] = []
+    sells: list[int] = []
+    freedoms: list[str] = []
+    singles: list[str] = []
+    for c in cmds:
+        match c:
+            case Build():
+                builds[c.building].append(c)
+            case Place():
+                places[c.landscape].append(c)
+            case Work():
+                works[c.profession].append(c)
+            case Open():
+                opens.append(c.obj)
+            case Take():
+                takes.append(c.obj)
+            case Sell():
+                sells.append(c.steps)
+            case Freedom():
+                freedoms.append(c.freedom)
+            case Keep() | Choose() | Bid() | Pass() | Recruit() | TakeProfession() \
+                    | TakeBonus() | Done():
+                singles.append(format_command(c))
+    if opens:
+        out.append(f"open <object>   objects you may name: {', '.join(opens)}")
+    if takes:
+        out.append(f"take <object>   objects you may take: {', '.join(takes)}")
+    for land, ps in places.items():
+        examples = "; ".join(format_command(p) for p in ps[:3])
+        out.append(f"place {land} <cells>   {len(ps)} listed placements, e.g. {examples}")
+    if builds:
+        cost = f" (cost {building_cost})" if building_cost is not None else ""
+        out.append(f"build <building> <cells>{cost}   buildings you can build: "
+                   + ", ".join(builds))
+        for bs in builds.values():
+            out.append(f"    e.g. {format_command(bs[0])}   ({len(bs)} listed placements)")
+    for prof, ws in works.items():
+        bonus_sets = sorted({w.bonuses for w in ws if w.bonuses}, key=len)
+        pp = _range([w.pp for w in ws])
+        line = f"work {prof} [pp N]   pp {pp}"
+        if bonus_sets:
+            usable = sorted({b for s in bonus_sets for b in s})
+            line += f"; bonus cards you may add: {' '.join('+' + b for b in usable)}"
+        out.append(line)
+    if freedoms:
+        out.append(f"freedom <freedom>   {', '.join(freedoms)}")
+    out.extend(singles)
+    if sells:
+        out.append(f"sell N   N = {_range(sells)} (100 florins per step of fame; any time)")
+    return out

@@ -1,0 +1,322 @@
+"""Mail in, commands out: read a raw mail into who sent it, for which seat, and the
+command lines it holds. Nothing here touches the database or the engine.
+
+`parse_mail` reads headers and the text body (capped), `auto_reason` spots
+auto-replies and bounces, `command_lines` drops quoted text and signatures, and
+`split_envelope` takes out the `@vN`, `game` and `token` lines.
+"""
+
+from __future__ import annotations
+
+import codecs
+import email
+import email.errors
+import email.header
+import email.policy
+import hashlib
+import re
+from dataclasses import dataclass, field
+from email.message import EmailMessage, Message
+from email.utils import getaddresses, parseaddr
+from html.parser import HTMLParser
+
+
+class MailRejected(Exception):
+    """A mail that cannot be acted on. `reason` is written for the sender and safe to
+    show them; `reply` False means log it and stay silent (bounces, auto-replies)."""
+
+    def __init__(self, reason: str, *, reply: bool = True, status: str = "rejected") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.reply = reply
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Line:
+    number: int  # 1-based line number in the mail's text
+    text: str
+
+
+@dataclass
+class ParsedMail:
+    message_id: str
+    sender: str  # lowercased address, "" if none
+    subject: str
+    recipients: list[str]
+    references: list[str]
+    auto: str | None  # why this is an auto-reply or bounce, if it is one
+    text: str  # the body text ("" when `problem` is set)
+    problem: str | None = None  # why the body could not be read (for the reply)
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Envelope:
+    game: str | None
+    token: str | None
+    version: int | None
+    version_line: Line | None
+    commands: list[Line]
+
+
+# --------------------------------------------------------------------------- headers
+
+
+def message_key(msg: Message, raw: bytes) -> str:
+    """The mail's Message-ID, or a digest of its bytes when it has none."""
+    mid = str(msg.get("Message-ID", "") or "").strip()
+    if mid:
+        return mid[:500]
+    return "<sha256." + hashlib.sha256(raw).hexdigest() + "@pbem.invalid>"
+
+
+def auto_reason(msg: Message) -> str | None:
+    """Why a mail was sent by a machine (vacation reply, bounce, list), or None.
+
+    Checks: Auto-Submitted other than "no", an empty Return-Path (<>), X-Autoreply /
+    X-Autorespond, Precedence bulk/junk/list/auto_reply, a delivery report body, and
+    mailer-daemon/postmaster senders.
+    """
+    auto = str(msg.get("Auto-Submitted", "") or "").strip().lower()
+    if auto and auto.split(";")[0].strip() != "no":
+        return f"Auto-Submitted: {auto}"
+    rp = msg.get("Return-Path")
+    if rp is not None and str(rp).strip().strip("<>").strip() == "":
+        return "Return-Path: <>"
+    for h in ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress"):
+        if msg.get(h) is not None and h != "X-Auto-Response-Suppress":
+            return f"{h} header"
+    prec = str(msg.get("Precedence", "") or "").strip().lower()
+    if prec in ("bulk", "junk", "list", "auto_reply"):
+        return f"Precedence: {prec}"
+    if msg.get_content_type() == "multipart/report":
+        return "delivery report"
+    local = parseaddr(str(msg.get("From", "") or ""))[1].partition("@")[0].lower()
+    if local in ("mailer-daemon", "postmaster"):
+        return f"sender {local}"
+    return None
+
+
+def _addresses(msg: Message, *names: str) -> list[str]:
+    values = [str(v) for n in names for v in (msg.get_all(n) or [])]
+    return [a.lower() for _, a in getaddresses(values) if a]
+
+
+# --------------------------------------------------------------------------- body
+
+
+class _TextFromHtml(HTMLParser):
+    """Text of an HTML body: block elements become line breaks, scripts are dropped,
+    blockquotes are marked as quotes."""
+
+    BLOCKS = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre",
+              "table", "ul", "ol", "hr"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.skip = 0
+        self.quote = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style", "head"):
+            self.skip += 1
+        elif tag == "blockquote":
+            self.quote += 1
+            self.parts.append("\n")
+        elif tag in self.BLOCKS:
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style", "head"):
+            self.skip = max(0, self.skip - 1)
+        elif tag == "blockquote":
+            self.quote = max(0, self.quote - 1)
+            self.parts.append("\n")
+        elif tag in self.BLOCKS:
+            self.parts.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if self.skip:
+            return
+        if self.quote:
+            data = "\n".join("> " + ln for ln in data.split("\n"))
+        self.parts.append(data)
+
+
+def html_to_text(html: str) -> str:
+    """A plain-text reading of an HTML mail body (stdlib html.parser only)."""
+    p = _TextFromHtml()
+    p.feed(html)
+    p.close()
+    text = "".join(p.parts).replace("\xa0", " ")
+    return "\n".join(ln.strip() for ln in text.splitlines())
+
+
+def _decode(part: Message, limit: int) -> str:
+    """The text of one part, decoded by its charset.
+
+    Raises:
+        MailRejected: too large, or a charset unknown or not matching the bytes.
+    """
+    payload = part.get_payload(decode=True)
+    if not isinstance(payload, bytes):
+        payload = b""
+    if len(payload) > limit:
+        raise MailRejected(
+            f"your mail's text is {len(payload) // 1024} KiB; the moderator reads at most "
+            f"{limit // 1024} KiB. Send only your commands, without attachments or quotes.")
+    declared = part.get_content_charset()
+    charset = declared or "us-ascii"
+    try:
+        codecs.lookup(charset)
+    except LookupError:
+        raise MailRejected(
+            f"your mail declares the character set {charset[:40]!r}, which the moderator "
+            "does not know. Please send plain text in UTF-8.") from None
+    try:
+        return payload.decode(charset)
+    except UnicodeDecodeError:
+        if declared is None:  # undeclared: UTF-8 is the common case
+            try:
+                return payload.decode("utf-8")
+            except UnicodeDecodeError:
+                pass
+        raise MailRejected(
+            f"your mail's text is not valid {charset!r} as its header declares. "
+            "Please send plain text in UTF-8.") from None
+
+
+def body_text(msg: Message, limit: int) -> str:
+    """The text to read commands from: the first text/plain part, else the first
+    text/html part converted to text. Attachments are ignored.
+
+    Raises:
+        MailRejected: no text part, or one that cannot be read.
+    """
+    plain: Message | None = None
+    html: Message | None = None
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        disposition = str(part.get("Content-Disposition", "") or "").lower()
+        if disposition.startswith("attachment"):
+            continue
+        ctype = part.get_content_type()
+        if ctype == "text/plain" and plain is None:
+            plain = part
+        elif ctype == "text/html" and html is None:
+            html = part
+    if plain is not None:
+        return _decode(plain, limit)
+    if html is not None:
+        return html_to_text(_decode(html, limit))
+    raise MailRejected("your mail has no text the moderator can read; "
+                       "please send your commands as plain text.")
+
+
+def parse_mail(raw: bytes, *, max_body: int = 64 * 1024, truncated: bool = False) -> ParsedMail:
+    """Read a raw mail. Never raises for bad input: problems end up in `problem`."""
+    msg = email.message_from_bytes(raw, policy=email.policy.compat32)
+    sender = parseaddr(str(msg.get("From", "") or ""))[1].lower()
+    try:
+        subject = str(email.header.make_header(email.header.decode_header(
+            str(msg.get("Subject", "") or ""))))
+    except (LookupError, UnicodeDecodeError, ValueError, email.errors.HeaderParseError):
+        subject = str(msg.get("Subject", "") or "")
+    refs = " ".join(str(msg.get(h, "") or "") for h in ("References", "In-Reply-To")).split()
+    parsed = ParsedMail(
+        message_id=message_key(msg, raw), sender=sender, subject=subject[:300],
+        recipients=_addresses(msg, "To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To"),
+        references=[r for r in refs if r.startswith("<")][-10:],
+        auto=auto_reason(msg), text="")
+    if truncated:
+        parsed.problem = (f"your mail is larger than the moderator reads "
+                          f"(over {len(raw) // 1024} KiB). Send only your commands, "
+                          "without attachments.")
+        return parsed
+    try:
+        parsed.text = body_text(msg, max_body)
+    except MailRejected as e:
+        parsed.problem = e.reason
+    except Exception:  # a broken MIME structure: never crash the loop
+        parsed.problem = "your mail could not be read; please send plain text."
+    return parsed
+
+
+def as_email(msg: EmailMessage) -> bytes:
+    return msg.as_bytes(policy=email.policy.SMTP)
+
+
+# --------------------------------------------------------------------------- lines
+
+_ATTRIBUTION = re.compile(
+    r"^(on\b.*\bwrote:?|.*\bwrote:|op\b.*\bschreef.*:|am\b.*\bschrieb.*:|le\b.*\ba écrit.*:"
+    r"|-+ ?original message ?-+|-+ ?forwarded message ?-+|_{5,}|from: .*|sent from my .*"
+    r"|verzonden vanaf .*)$",
+    re.IGNORECASE)
+
+
+def command_lines(text: str) -> list[Line]:
+    """The lines of a reply that may hold commands, with their line numbers.
+
+    Stop rules, in order, per line:
+    * a signature delimiter (`-- ` or `--`) ends the commands;
+    * an attribution ("On Mon, 3 Dec 2026, anna wrote:", "Op ... schreef ...:",
+      "-----Original Message-----", a `From:` header block, "Sent from my phone")
+      ends the commands, and so does the start of an attribution that wraps onto a
+      second line ending in "wrote:";
+    * quoted lines (starting with `>`) are skipped;
+    * blank lines and lines starting with `#` are skipped.
+
+    Known limits: an attribution in a language not listed above that does not end in
+    "wrote:" is read as a command line (and then fails to parse, with an error reply
+    naming it; nothing is applied). A command written below the quoted text (bottom
+    posting) is read; one written below the signature is not.
+    """
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    out: list[Line] = []
+    for i, raw in enumerate(lines):
+        s = raw.strip()
+        if raw.rstrip("\n") in ("-- ", "--") or s == "--":
+            break
+        if _ATTRIBUTION.match(s):
+            break
+        if s.lower().startswith("on ") and i + 1 < len(lines) \
+                and lines[i + 1].strip().lower().endswith("wrote:"):
+            break
+        if not s or s.startswith(">") or s.startswith("#"):
+            continue
+        out.append(Line(i + 1, s))
+    return out
+
+
+_VERSION = re.compile(r"^@\s*v?(\d+)$", re.IGNORECASE)
+_GAME = re.compile(r"^game\s*:?\s+([a-z0-9][a-z0-9._-]*)$", re.IGNORECASE)
+_TOKEN = re.compile(r"^token\s*:?\s+([a-z0-9_-]+)$", re.IGNORECASE)
+
+
+def split_envelope(lines: list[Line]) -> Envelope:
+    """Take the `@vN`, `game ID` and `token TOKEN` lines out of the command lines."""
+    env = Envelope(None, None, None, None, [])
+    for ln in lines:
+        if m := _VERSION.match(ln.text):
+            env.version, env.version_line = int(m.group(1)), ln
+        elif m := _GAME.match(ln.text):
+            env.game = m.group(1).lower()
+        elif m := _TOKEN.match(ln.text):
+            env.token = m.group(1)
+        else:
+            env.commands.append(ln)
+    return env
+
+
+def token_from(recipients: list[str], local: str, domain: str) -> str | None:
+    """The token of the first `local+TOKEN@domain` recipient, if any."""
+    prefix = local.lower() + "+"
+    for addr in recipients:
+        loc, _, dom = addr.rpartition("@")
+        if dom == domain.lower() and loc.startswith(prefix) and len(loc) > len(prefix):
+            return loc[len(prefix):]
+    return None

@@ -1,0 +1,655 @@
+"""The moderator: one transaction per mail, per new game, per moderator command.
+
+`Moderator.process_mail` is the whole inbound pipeline for one raw mail:
+
+1. parse it (`pbem.inbound`); skip it if its Message-ID is already stored;
+2. route it to a seat (reply-address token, a `token` or `game` line, or the From
+   address) and authenticate the sender;
+3. parse every command line, check the `@vN` stamp, and decide each command on the
+   evolving state, applying the seeded deals and draws each one causes;
+4. in one transaction: store the mail (raw bytes, Message-ID, IMAP UID), the
+   events (hash-chained), the commands, and every mail it causes in the outbox.
+
+On any error nothing but the mail itself and an error reply to its sender is stored.
+The transport moves the mail to the processed folder only after the commit, and
+sends the outbox after that: a crash at any point repeats only idempotent steps.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from engine.commands import Choose, Command, Done, Keep, Pass, Place
+from engine.errors import GameError, IllegalMoveError, NotationError, StaleOrderError
+from engine.events import CardsDrawn, Event, ProfessionsDealt
+from engine.game import apply, new_state, replay, seeded_chance, start_game, to_act
+from engine.legal import legal_commands
+from engine.ruleset import RULES
+from engine.state import CHANCE, State
+from engine.views import events_visible_to, view_for
+from notation import format_command, parse_command
+
+from .config import Config
+from .describe import describe_event, summarise_commands
+from .errors import ConflictError, PbemError, UnknownGameError
+from .inbound import (
+    Envelope,
+    Line,
+    MailRejected,
+    ParsedMail,
+    command_lines,
+    parse_mail,
+    split_envelope,
+    token_from,
+)
+from .outbound import Renderer, headline, make_mail, status_context, turn_line, when
+from .store import (
+    Game,
+    InboundMail,
+    MoveRow,
+    OutMail,
+    Seat,
+    Store,
+    append_events,
+    as_utc,
+    count_moves,
+    find_inbound,
+    get_game,
+    load_events,
+    seat_by_token,
+    seats_of,
+)
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Outcome:
+    """What one mail did: `status` is accepted, rejected, ignored or duplicate."""
+
+    status: str
+    game_id: str | None = None
+    seat: int | None = None
+    note: str = ""
+    events: int = 0
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A player of a new game: `name` (the seat's name in the notation), address, zone."""
+
+    name: str
+    email: str
+    tz: str = "UTC"
+
+    @classmethod
+    def parse(cls, text: str) -> PlayerSpec:
+        """`name:address[:Area/City]`.
+
+        Raises:
+            ValueError: not in that form, or an unknown time zone.
+        """
+        parts = text.split(":")
+        if len(parts) not in (2, 3) or not parts[0] or "@" not in parts[1]:
+            raise ValueError(f"expected NAME:ADDRESS[:TIMEZONE], not {text!r}")
+        tz = parts[2] if len(parts) == 3 else "UTC"
+        _check_tz(tz)
+        return cls(parts[0].strip().lower(), parts[1].strip().lower(), tz)
+
+
+def _check_tz(tz: str) -> None:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"unknown time zone {tz!r} (use e.g. Europe/Amsterdam)") from None
+
+
+class CommandFailed(Exception):
+    """A command line of a mail that cannot be applied: the line and the game error."""
+
+    def __init__(self, line: Line | None, error: GameError, state: State | None) -> None:
+        super().__init__(error.message)
+        self.line = line
+        self.error = error
+        self.state = state  # the evolving state at the failing line, for its legal commands
+
+
+@dataclass
+class Played:
+    """Commands decided on a state: the state after them, the events, the moves."""
+
+    state: State
+    events: list[Event] = field(default_factory=list)
+    moves: list[tuple[int, str]] = field(default_factory=list)  # (seat, canonical command)
+    echo: list[str] = field(default_factory=list)
+
+
+def resolve_chance(played: Played, seed: str) -> None:
+    """Apply the seeded deals and draws that are due, one after another."""
+    while to_act(played.state) == (CHANCE,):
+        cmd = seeded_chance(played.state, seed)
+        played.state, events = apply(played.state, CHANCE, cmd)
+        played.events.extend(events)
+        played.moves.append((CHANCE, format_command(cmd)))
+
+
+def play_lines(state: State, seat: int, lines: Sequence[Line], seed: str) -> Played:
+    """Parse and decide the lines of one mail together, on the evolving state.
+
+    A command that makes chance draw private cards ends what one mail may hold: the
+    sender has not seen the cards yet, so commands after it are refused (and never
+    decided, so the reply cannot reveal the draw).
+
+    Raises:
+        CommandFailed: the first line that does not parse or is illegal.
+    """
+    names = tuple(p.name for p in state.players)
+    played = Played(state)
+    drew_after: Line | None = None
+    for line in lines:
+        if drew_after is not None:
+            raise CommandFailed(line, IllegalMoveError(
+                f"this line comes after {drew_after.text!r}, which draws cards you have not "
+                "seen yet; send it again in a new mail once you have read your draw",
+                "after-draw"), None)
+        try:
+            cmd = parse_command(line.text, players=names)
+        except NotationError as e:
+            raise CommandFailed(line, e, played.state) from None
+        try:
+            played.state, events = apply(played.state, seat, cmd)
+        except IllegalMoveError as e:
+            raise CommandFailed(line, e, played.state) from None
+        text = format_command(cmd)
+        played.events.extend(events)
+        played.moves.append((seat, text))
+        played.echo.append(text)
+        before = len(played.events)
+        resolve_chance(played, seed)
+        if any(isinstance(e, CardsDrawn) for e in played.events[before:]):
+            drew_after = line
+    return played
+
+
+def auto_command(state: State, seat: int) -> Command:
+    """What the moderator plays for a seat whose deadline passed (policy `auto`):
+    pass in an auction, `done` in the action phase, the first card of a pending
+    choice, the first three professions dealt, the first listed placement."""
+    pending = state.pending
+    if pending is not None and pending.seat == seat:
+        if pending.kind == "choose":
+            return Choose(pending.cards[0])
+        if pending.kind == "place":
+            places = [c for c in legal_commands(state, seat) if isinstance(c, Place)]
+            if places:
+                return places[0]
+    if state.phase == "keep":
+        return Keep(state.players[seat].dealt[:RULES.professions_kept])
+    if state.phase == "auction":
+        return Pass()
+    return Done()
+
+
+def _seat_name(seats: Sequence[Seat], i: int) -> str:
+    return next((s.name for s in seats if s.seat == i), str(i))
+
+
+def new_token() -> str:
+    return secrets.token_hex(8)
+
+
+class Moderator:
+    """The shell around the engine for one database and one configuration."""
+
+    def __init__(self, store: Store, cfg: Config, renderer: Renderer | None = None) -> None:
+        self.store = store
+        self.cfg = cfg
+        self.renderer = renderer or Renderer()
+        self._cache: dict[str, tuple[int, list[Event], State]] = {}
+
+    # ------------------------------------------------------------------- loading
+
+    def load(self, s: Session, game: Game) -> tuple[list[Event], State]:
+        """The game's events and state (cached per version: the log is append-only)."""
+        hit = self._cache.get(game.id)
+        if hit is not None and hit[0] == game.version:
+            return hit[1], hit[2]
+        events = load_events(s, game.id)
+        state = replay(events)
+        self._cache[game.id] = (game.version, events, state)
+        return events, state
+
+    # ------------------------------------------------------------------- new game
+
+    def new_game(self, players: Sequence[PlayerSpec], now: datetime, *,
+                 game_id: str | None = None, variant: str = "standard", seed: str | None = None,
+                 money_open: bool = False, turn_hours: float = 0, reminder_hours: float = 0,
+                 late_policy: str = "wait") -> str:
+        """Create a game, deal with its seed, and queue everyone's first status mail.
+
+        Raises:
+            IllegalMoveError: the engine refuses the setup (player count, names).
+            ValueError: a bad game id, policy or duplicate game id.
+        """
+        if late_policy not in ("wait", "auto"):
+            raise ValueError("late policy must be 'wait' or 'auto'")
+        started = start_game([p.name for p in players], variant=variant, money_open=money_open)
+        seed = seed or secrets.token_hex(16)
+        played = Played(new_state(started), [started])
+        resolve_chance(played, seed)
+        with self.store.transaction() as s:
+            if game_id is None:
+                n = len(list(s.exec(select(Game.id)))) + 1
+                while s.get(Game, f"pof-{n}") is not None:
+                    n += 1
+                game_id = f"pof-{n}"
+            elif s.get(Game, game_id) is not None:
+                raise ValueError(f"game {game_id!r} exists already")
+            if not game_id.replace("-", "").replace("_", "").isalnum():
+                raise ValueError("a game id is letters, digits, - and _ only")
+            game = Game(id=game_id, variant=variant, money_open=money_open, seed=seed,
+                        created=now, turn_hours=turn_hours, reminder_hours=reminder_hours,
+                        late_policy=late_policy)
+            s.add(game)
+            seats = [Seat(game_id=game_id, seat=i, name=p.name, person=p.name, email=p.email,
+                          tz=p.tz, token=new_token()) for i, p in enumerate(players)]
+            for seat in seats:
+                s.add(seat)
+            s.flush()
+            commitment = hashlib.sha256(seed.encode()).hexdigest()
+            names = ", ".join(p.name for p in players)
+            notice = (f"A new game of The Princes of Florence: {names}."
+                      f" The deals come from a secret seed, revealed when the game ends; its "
+                      f"sha256 is {commitment}.")
+            self._commit(s, game, seats, new_state(started), [], played, now, source="setup",
+                         notice=notice, first=True)
+        return game_id
+
+    # ------------------------------------------------------------------- one mail
+
+    def process_mail(self, raw: bytes, now: datetime, *, uid: str = "",
+                     truncated: bool = False) -> Outcome:
+        """Process one raw mail exactly once (see the module docstring)."""
+        parsed = parse_mail(raw, max_body=self.cfg.max_body_bytes, truncated=truncated)
+        for attempt in range(5):
+            try:
+                with self.store.transaction() as s:
+                    if find_inbound(s, parsed.message_id) is not None:
+                        return Outcome("duplicate", note=parsed.message_id)
+                    return self._handle(s, parsed, raw, uid, now)
+            except (ConflictError, IntegrityError) as e:
+                # Another worker stored this mail or moved the game on: try again.
+                log.info("retrying %s after a concurrent write (%s)", parsed.message_id, e)
+                self._cache.clear()
+                if attempt == 4:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _handle(self, s: Session, parsed: ParsedMail, raw: bytes, uid: str,
+                now: datetime) -> Outcome:
+        inbound = InboundMail(message_id=parsed.message_id, imap_uid=uid, raw=raw,
+                              received=now, sender=parsed.sender, subject=parsed.subject)
+        game: Game | None = None
+        seat: Seat | None = None
+        try:
+            if parsed.auto:
+                raise MailRejected(f"auto-reply or bounce ({parsed.auto})", reply=False,
+                                   status="ignored")
+            if not parsed.sender:
+                raise MailRejected("no sender address", reply=False, status="ignored")
+            seat, game, env = self._route(s, parsed)
+            inbound.game_id, inbound.seat = game.id, seat.seat
+            outcome = self._play(s, game, seat, env, parsed, now)
+            inbound.status, inbound.note = outcome.status, outcome.note
+            s.add(inbound)
+            return outcome
+        except MailRejected as r:
+            inbound.status, inbound.note = r.status, r.reason
+            log.info("mail %s from %s %s: %s", parsed.message_id, parsed.sender, r.status,
+                     r.reason)
+            if r.reply:
+                self._queue_error(s, parsed, now, game=game, seat=seat, reason=r.reason)
+            s.add(inbound)
+            return Outcome(r.status, game.id if game else None,
+                           seat.seat if seat else None, r.reason)
+        except CommandFailed as f:
+            assert game is not None and seat is not None
+            inbound.status, inbound.note = "rejected", f.error.message
+            self._queue_command_error(s, parsed, now, game, seat, f)
+            s.add(inbound)
+            return Outcome("rejected", game.id, seat.seat, f.error.message)
+
+    def _route(self, s: Session, parsed: ParsedMail) -> tuple[Seat, Game, Envelope]:
+        """The seat a mail speaks for, the game, and its command lines.
+
+        Raises:
+            MailRejected: no seat found, or the sender may not speak for it.
+        """
+        cfg = self.cfg
+        seat: Seat | None = None
+        token = token_from(parsed.recipients, cfg.moderator_local, cfg.moderator_domain)
+        if token is not None:
+            seat = seat_by_token(s, token)
+            if seat is None:
+                raise MailRejected("the reply address of your mail names no seat of any game "
+                                   "(an old or mistyped address?). Reply to your latest "
+                                   "status mail.")
+        if parsed.problem:
+            raise MailRejected(parsed.problem)
+        env = split_envelope(command_lines(parsed.text))
+        if seat is None and env.token is not None:
+            seat = seat_by_token(s, env.token.lower())
+            if seat is None or seat.email != parsed.sender:
+                raise MailRejected("the token line names no seat of yours.")
+        if seat is None and env.game is not None:
+            if s.get(Game, env.game) is None:
+                raise MailRejected(f"there is no game {env.game!r}.")
+            seat = s.exec(select(Seat).where(Seat.game_id == env.game)
+                          .where(Seat.email == parsed.sender)).first()
+            if seat is None:
+                raise MailRejected(f"{parsed.sender} plays no seat in game {env.game}.")
+        if seat is None:
+            mine = list(s.exec(select(Seat).join(Game).where(Seat.email == parsed.sender)
+                               .where(col(Game.finished).is_(False))))
+            if len(mine) == 1:
+                seat = mine[0]
+            elif mine:
+                raise MailRejected("you play in several games: reply to the status mail of "
+                                   "the game you mean, or add a line 'game ID'.")
+            else:
+                raise MailRejected("the moderator does not know your address, and your mail "
+                                   "names no game. Reply to a status mail from the moderator.")
+        if token is None and seat.email != parsed.sender:
+            raise MailRejected("this mail does not come from the address of that seat.")
+        game = get_game(s, seat.game_id)
+        if game.finished:
+            raise MailRejected(f"game {game.id} is over; nothing more can be played.")
+        if game.paused:
+            raise MailRejected(f"game {game.id} is paused by the moderator; your commands "
+                               "were not applied. You will get a mail when it resumes.")
+        return seat, game, env
+
+    def _play(self, s: Session, game: Game, seat: Seat, env: Envelope, parsed: ParsedMail,
+              now: datetime) -> Outcome:
+        events, state = self.load(s, game)
+        if env.version is not None and env.version != game.version:
+            raise CommandFailed(env.version_line, StaleOrderError(
+                f"your mail was written against v{env.version}, but the game is at "
+                f"v{game.version} now. Read the latest status mail and send your "
+                "commands again (with the new @v line)."), state)
+        if not env.commands:
+            raise CommandFailed(None, NotationError(
+                "your mail holds no commands (quoted text and signatures are ignored)."),
+                state)
+        played = play_lines(state, seat.seat, env.commands, game.seed)
+        seats = seats_of(s, game.id)
+        self._commit(s, game, seats, state, events, played, now, source=parsed.message_id,
+                     sender=seat, in_reply_to=parsed.message_id, references=parsed.references)
+        return Outcome("accepted", game.id, seat.seat, "; ".join(played.echo),
+                       len(played.events))
+
+    # ------------------------------------------------------------------- committing
+
+    def _commit(self, s: Session, game: Game, seats: Sequence[Seat], before: State,
+                events_before: Sequence[Event], played: Played, now: datetime, *,
+                source: str, sender: Seat | None = None, in_reply_to: str | None = None,
+                references: Sequence[str] = (), notice: str = "", first: bool = False) -> None:
+        """Store what was played and queue every mail it causes, in session `s`."""
+        state = played.state
+        append_events(s, game, played.events, now)
+        n = count_moves(s, game.id)
+        version = before.version
+        for seat_no, text in played.moves:
+            s.add(MoveRow(game_id=game.id, n=n, seat=seat_no, command=text, version=version,
+                          source=source[:500], created=now))
+            n += 1
+        if state.finished:
+            game.finished, game.deadline = True, None
+            notice = (notice + " " if notice else "") + f"The seed of this game was {game.seed}."
+        elif first or set(to_act(state)) != set(to_act(before)):
+            self._new_deadline(game, now)
+        s.add(game)
+        all_events = [*events_before, *played.events]
+        self._cache[game.id] = (game.version, all_events, state)
+        for seat in seats:
+            own = sender is not None and seat.seat == sender.seat
+            self._queue_status(s, game, seat, state, all_events, now,
+                               echo=played.echo if own else (),
+                               in_reply_to=in_reply_to if own else None,
+                               references=references if own else (), notice=notice)
+            drawn = [e for e in played.events
+                     if isinstance(e, CardsDrawn | ProfessionsDealt) and e.seat == seat.seat]
+            if drawn:
+                self._queue_private(s, game, seat, state, drawn, now)
+
+    def _new_deadline(self, game: Game, now: datetime) -> None:
+        if game.turn_hours > 0 and not game.paused:
+            game.deadline = now + timedelta(hours=game.turn_hours)
+        else:
+            game.deadline = None
+        game.reminded = game.late_notified = False
+
+    def _subject(self, game_id: str, text: str) -> str:
+        return f"[{game_id}] {text}"
+
+    def _legal(self, state: State, seat: int) -> list[str]:
+        costs = RULES.building_cost
+        cost = costs[min(state.players[seat].builders, len(costs) - 1)]
+        return summarise_commands(legal_commands(state, seat), cost)
+
+    def _queue_status(self, s: Session, game: Game, seat: Seat, state: State,
+                      events: Sequence[Event], now: datetime, *, echo: Sequence[str] = (),
+                      in_reply_to: str | None = None, references: Sequence[str] = (),
+                      notice: str = "") -> None:
+        view = view_for(state, seat.seat)
+        names = [p.name for p in state.players]
+        since = events[seat.mailed_version:]
+        changes = [describe_event(e, names, seat.seat)
+                   for e in events_visible_to(since, seat.seat)]
+        ctx = status_context(view, game_id=game.id, changes=changes, echo=echo,
+                             legal=self._legal(state, seat.seat), deadline=game.deadline,
+                             tz=seat.tz, notice=notice)
+        text, html = self.renderer.render("status", ctx)
+        s.add(make_mail(self.cfg, game_id=game.id, kind="status", to=seat.email,
+                        subject=self._subject(game.id, headline(view, seat.name)), text=text,
+                        html=html, now=now, reply_to=self.cfg.reply_address(seat.token),
+                        in_reply_to=in_reply_to, references=references))
+        seat.mailed_version = state.version
+        s.add(seat)
+
+    def _queue_private(self, s: Session, game: Game, seat: Seat, state: State,
+                       drawn: Sequence[Event], now: datetime) -> None:
+        names = [p.name for p in state.players]
+        lines = [describe_event(e, names, seat.seat) for e in drawn]
+        ctx = {"game_id": game.id, "name": seat.name, "version": state.version,
+               "lines": lines, "legal": self._legal(state, seat.seat)}
+        text, html = self.renderer.render("private", ctx)
+        s.add(make_mail(self.cfg, game_id=game.id, kind="private", to=seat.email,
+                        subject=self._subject(game.id, "your cards (private)"), text=text,
+                        html=html, now=now, reply_to=self.cfg.reply_address(seat.token)))
+
+    def _error_ctx(self, game: Game | None, version: int) -> dict[str, Any]:
+        return {"game_id": game.id if game else "", "version": version, "line_text": "",
+                "line_number": 0, "caret": "", "candidates": [], "expected": [], "legal": [],
+                "help": ""}
+
+    def _queue_error(self, s: Session, parsed: ParsedMail, now: datetime, *,
+                     game: Game | None, seat: Seat | None, reason: str) -> None:
+        ctx = self._error_ctx(game, game.version if game else 0)
+        ctx.update(intro="The moderator could not act on your mail.", reason=reason,
+                   help="Commands are written one per line, e.g. 'pass', 'bid 400', "
+                        "'build theater d1 e1 f1'.")
+        text, html = self.renderer.render("error", ctx)
+        subject = parsed.subject if parsed.subject.lower().startswith("re:") \
+            else f"Re: {parsed.subject}" if parsed.subject else "Your mail to the moderator"
+        s.add(make_mail(self.cfg, game_id=game.id if game else None, kind="error",
+                        to=parsed.sender, subject=subject[:200], text=text, html=html, now=now,
+                        reply_to=self.cfg.reply_address(seat.token) if seat else None,
+                        in_reply_to=parsed.message_id, references=parsed.references))
+
+    def _queue_command_error(self, s: Session, parsed: ParsedMail, now: datetime, game: Game,
+                             seat: Seat, f: CommandFailed) -> None:
+        e = f.error
+        ctx = self._error_ctx(game, game.version)
+        ctx["intro"] = f"Game {game.id}: your commands were not applied."
+        ctx["reason"] = e.message
+        if f.line is not None:
+            ctx["line_text"], ctx["line_number"] = f.line.text, f.line.number
+            if isinstance(e, NotationError):
+                ctx["caret"] = " " * max(0, e.column - 1) + "^ column " + str(e.column)
+                ctx["candidates"] = list(e.candidates)
+                ctx["expected"] = list(e.expected)
+        if f.state is not None:
+            ctx["legal"] = self._legal(f.state, seat.seat)
+        text, html = self.renderer.render("error", ctx)
+        s.add(make_mail(self.cfg, game_id=game.id, kind="error", to=seat.email if
+                        seat.email == parsed.sender else parsed.sender,
+                        subject=self._subject(game.id, "not applied: " + e.kind),
+                        text=text, html=html, now=now,
+                        reply_to=self.cfg.reply_address(seat.token),
+                        in_reply_to=parsed.message_id, references=parsed.references))
+
+    # ------------------------------------------------------------------- moderator commands
+
+    def announce(self, s: Session, game: Game, title: str, lines: Sequence[str], now: datetime,
+                 *, seats: Sequence[Seat] | None = None, kind: str = "notice",
+                 extra_to: Sequence[str] = ()) -> None:
+        """Queue a notice to every seat of a game (or to `seats`)."""
+        _, state = self.load(s, game)
+        view = view_for(state, None)
+        targets = list(seats if seats is not None else seats_of(s, game.id))
+        for seat in targets:
+            utc, local = when(game.deadline, seat.tz)
+            ctx = {"game_id": game.id, "title": title, "lines": list(lines),
+                   "turn_line": turn_line(view, seat.name), "deadline_utc": utc,
+                   "deadline_local": local, "version": game.version}
+            text, html = self.renderer.render("notice", ctx)
+            s.add(make_mail(self.cfg, game_id=game.id, kind=kind, to=seat.email,
+                            subject=self._subject(game.id, title), text=text, html=html,
+                            now=now, reply_to=self.cfg.reply_address(seat.token)))
+        for addr in extra_to:
+            ctx = {"game_id": game.id, "title": title, "lines": list(lines),
+                   "turn_line": "", "deadline_utc": "", "deadline_local": "",
+                   "version": game.version}
+            text, html = self.renderer.render("notice", ctx)
+            s.add(make_mail(self.cfg, game_id=game.id, kind=kind, to=addr,
+                            subject=self._subject(game.id, title), text=text, html=html,
+                            now=now))
+
+    def _active(self, s: Session, game_id: str) -> Game:
+        game = get_game(s, game_id)
+        if game.finished:
+            raise PbemError(f"game {game_id} is over")
+        return game
+
+    def pause(self, game_id: str, now: datetime, reason: str = "") -> None:
+        with self.store.transaction() as s:
+            game = self._active(s, game_id)
+            game.paused, game.deadline = True, None
+            s.add(game)
+            self.announce(s, game, "paused", ["The moderator paused the game." +
+                                              (f" Reason: {reason}" if reason else ""),
+                                              "Mails sent while it is paused are not applied."],
+                          now)
+
+    def resume(self, game_id: str, now: datetime) -> None:
+        with self.store.transaction() as s:
+            game = self._active(s, game_id)
+            game.paused = False
+            self._new_deadline(game, now)
+            s.add(game)
+            self.announce(s, game, "resumed", ["The moderator resumed the game."], now)
+
+    def extend(self, game_id: str, hours: float, now: datetime) -> datetime:
+        """Move the current deadline `hours` later (from now if none is set)."""
+        with self.store.transaction() as s:
+            game = self._active(s, game_id)
+            base = as_utc(game.deadline) or now
+            game.deadline = base + timedelta(hours=hours)
+            game.reminded = game.late_notified = False
+            s.add(game)
+            self.announce(s, game, "deadline extended",
+                          [f"The moderator extended the deadline by {hours:g} hours."], now)
+            return game.deadline
+
+    def replace(self, game_id: str, seat_name: str, now: datetime, *, email: str,
+                person: str | None = None, tz: str | None = None) -> None:
+        """Give a seat to a new player: new address (and token); the seat, its name in
+        the notation and everything it holds stay."""
+        if tz:
+            _check_tz(tz)
+        with self.store.transaction() as s:
+            game = self._active(s, game_id)
+            seats = seats_of(s, game_id)
+            seat = next((x for x in seats if x.name == seat_name.lower()), None)
+            if seat is None:
+                raise UnknownGameError(f"game {game_id} has no seat {seat_name!r}")
+            old = seat.email
+            seat.email = email.lower()
+            seat.person = person or seat.person
+            seat.tz = tz or seat.tz
+            seat.token = new_token()  # the old reply address stops working
+            seat.mailed_version = 0  # the new player gets the whole story
+            s.add(seat)
+            line = (f"The seat {seat.name} is now played by {seat.person} <{seat.email}>; "
+                    f"it keeps everything it holds.")
+            self.announce(s, game, f"{seat.name} has a new player", [line], now,
+                          extra_to=[old] if old != seat.email else [])
+            events, state = self.load(s, game)
+            self._queue_status(s, game, seat, state, events, now,
+                               notice=f"You now play the seat {seat.name}.")
+
+    # ------------------------------------------------------------------- deadlines
+
+    def auto_move(self, s: Session, game: Game, now: datetime) -> list[str]:
+        """Play the deadline policy's command for every seat to act; returns the
+        canonical commands played."""
+        events, state = self.load(s, game)
+        seats = seats_of(s, game.id)
+        played = Played(state)
+        done: list[str] = []
+        for seat_no in to_act(state):
+            if seat_no == CHANCE or seat_no not in to_act(played.state):
+                continue
+            cmd = auto_command(played.state, seat_no)
+            played.state, evs = apply(played.state, seat_no, cmd)
+            played.events.extend(evs)
+            text = format_command(cmd)
+            played.moves.append((seat_no, text))
+            done.append(f"{_seat_name(seats, seat_no)}: {text}")
+            resolve_chance(played, game.seed)
+        notice = "The deadline passed; the moderator played " + "; ".join(done) + "."
+        self._commit(s, game, seats, state, events, played, now, source="auto", notice=notice)
+        return done
+
+    def due_games(self, now: datetime) -> list[str]:
+        with self.store.read() as s:
+            rows = s.exec(select(Game.id).where(col(Game.finished).is_(False))
+                          .where(col(Game.paused).is_(False))
+                          .where(col(Game.deadline).is_not(None)))
+            return list(rows)
+
+    def waiting_for(self, s: Session, game: Game) -> list[Seat]:
+        _, state = self.load(s, game)
+        acting = set(to_act(state))
+        return [x for x in seats_of(s, game.id) if x.seat in acting]
+
+
+def queued(store: Store, game_id: str | None = None) -> list[OutMail]:
+    """Outbox rows (for tests and `status`)."""
+    with store.read() as s:
+        q = select(OutMail).order_by(col(OutMail.id))
+        if game_id is not None:
+            q = q.where(OutMail.game_id == game_id)
+        return list(s.exec(q))

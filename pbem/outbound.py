@@ -1,0 +1,288 @@
+"""Mail out: render per-seat mails from views, queue them in the outbox, send them.
+
+Rendering takes an `engine.views.View` (never a State) plus lines already written
+for that seat (`pbem.describe`). Mails are queued as `OutMail` rows in the same
+transaction as the change that caused them; `send_due` delivers what is due and
+backs off on failure, so a dead SMTP server delays mail but never loses it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import uuid
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from email.utils import format_datetime, formataddr
+from pathlib import Path
+from typing import Any, Protocol
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from engine.views import View
+
+from .config import Config
+from .errors import TransportError
+from .store import OutMail, Store, as_utc, due_mails
+
+log = logging.getLogger(__name__)
+
+TEMPLATE_DIR = Path(os.environ.get("PBEM_TEMPLATES", "")) if os.environ.get("PBEM_TEMPLATES") \
+    else Path(__file__).resolve().parent.parent / "templates"
+
+MAX_BACKOFF = timedelta(hours=6)
+
+
+class Renderer:
+    """Jinja2 templates `NAME.txt` (plain) and `NAME.html` (autoescaped)."""
+
+    def __init__(self, template_dir: Path = TEMPLATE_DIR) -> None:
+        self.env = Environment(
+            loader=FileSystemLoader(str(template_dir)),
+            autoescape=select_autoescape(enabled_extensions=("html",), default=False),
+            undefined=StrictUndefined, trim_blocks=False, keep_trailing_newline=True)
+
+    def render(self, name: str, ctx: dict[str, Any]) -> tuple[str, str]:
+        text = self.env.get_template(f"{name}.txt").render(ctx)
+        html = self.env.get_template(f"{name}.html").render(ctx)
+        return _tidy(text), html
+
+
+def _tidy(text: str) -> str:
+    lines = [ln if ln == "-- " else ln.rstrip() for ln in text.splitlines()]
+    out: list[str] = []
+    for ln in lines:
+        if ln or (out and out[-1]):
+            out.append(ln)
+    return "\n".join(out).strip("\n") + "\n"
+
+
+# --------------------------------------------------------------------------- contexts
+
+
+def when(dt: datetime | None, tz: str) -> tuple[str, str]:
+    """A deadline in UTC and in the player's zone ("" if the zone is UTC or unknown)."""
+    if dt is None:
+        return "", ""
+    dt = as_utc(dt)
+    assert dt is not None
+    utc = dt.strftime("%a %d %b %Y %H:%M UTC")
+    if tz in ("", "UTC"):
+        return utc, ""
+    try:
+        local = dt.astimezone(ZoneInfo(tz))
+    except (ZoneInfoNotFoundError, ValueError):
+        return utc, ""
+    return utc, local.strftime(f"%a %d %b %H:%M {tz}")
+
+
+def headline(view: View, viewer: str | None) -> str:
+    """What the subject and the first line say: round and whose turn."""
+    if view.phase == "over":
+        return "game over: " + (", ".join(view.winners) + (" wins" if len(view.winners) == 1
+                                                           else " win"))
+    where = "Setup" if view.phase in ("deal", "keep") else f"Round {view.round}"
+    if viewer is not None and viewer in view.to_act:
+        return f"{where} — your turn"
+    acting = [n for n in view.to_act if n != "chance"]
+    return f"{where} — {', '.join(acting)} to act" if acting else where
+
+
+def turn_line(view: View, viewer: str | None) -> str:
+    if view.phase == "over":
+        return "The game is over. " + headline(view, viewer).removeprefix("game over: ") + "."
+    if view.phase == "keep":
+        waiting = ", ".join(n for n in view.to_act)
+        mine = " It is your turn: keep 3 of your 4 professions." if viewer in view.to_act else ""
+        return f"Setup: waiting for {waiting} to keep their professions.{mine}"
+    if viewer is not None and viewer in view.to_act:
+        return f"It is your turn ({view.phase} phase)."
+    return f"Waiting for {', '.join(view.to_act) or 'nobody'} ({view.phase} phase)."
+
+
+def _grid_lines(view: View) -> list[str]:
+    cols = "abcdefg"
+    width = 12
+    lines = ["   " + "".join(p.name[:width - 1].ljust(width) for p in view.players)]
+    for r, _row in enumerate(view.players[0].grid if view.players else ()):
+        num = 7 - r
+        lines.append(f"{num}  " + "".join(p.grid[r].ljust(width) for p in view.players))
+    lines.append("   " + "".join(cols.ljust(width) for _ in view.players))
+    return lines
+
+
+def status_context(view: View, *, game_id: str, changes: Sequence[str], echo: Sequence[str],
+                   legal: Sequence[str], deadline: datetime | None, tz: str,
+                   notice: str = "") -> dict[str, Any]:
+    """Everything the status templates show, from one seat's view."""
+    assert view.viewer is not None
+    me = view.players[view.viewer]
+    players = []
+    for p in view.players:
+        display = ", ".join([*p.freedoms, *p.table]) or "-"
+        players.append({
+            "name": p.name, "fame": p.fame,
+            "florins": "?" if p.florins is None else p.florins,
+            "builders": p.builders, "jesters": p.jesters,
+            "cards": f"{p.hand_count}+{p.bonus_count}b+{p.prestige_count}p", "display": display,
+        })
+    pending_line = ""
+    if view.pending is not None:
+        pd = view.pending
+        if pd.kind == "choose" and pd.cards is not None:
+            pending_line = f"You drew {', '.join(pd.cards)}: keep one with 'choose CARD'."
+        elif pd.kind == "choose":
+            pending_line = f"{pd.player} is choosing one of {pd.count} {pd.deck} cards."
+        elif pd.kind == "place":
+            who = "You" if pd.player == me.name else pd.player
+            pending_line = f"{who} must place the {pd.tile} just won."
+    auction_line = ""
+    if view.lot is not None:
+        auction_line = f"Auction: the {view.lot}, highest bid {view.price} by {view.high}."
+    supply = "; ".join([
+        "objects " + ", ".join(f"{k} {v}" for k, v in view.stacks),
+        "buildings " + ", ".join(f"{k} {v}" for k, v in view.buildings_left),
+        "freedoms " + ", ".join(f"{k} {v}" for k, v in view.freedoms_left),
+    ])
+    utc, local = when(deadline, tz)
+    return {
+        "game_id": game_id, "version": view.version, "headline": headline(view, me.name),
+        "echo": list(echo), "notice": notice, "turn_line": turn_line(view, me.name),
+        "deadline_utc": utc, "deadline_local": local, "pending_line": pending_line,
+        "auction_line": auction_line, "changes": list(changes),
+        "me": {
+            "name": me.name, "fame": me.fame, "florins": me.florins, "builders": me.builders,
+            "jesters": me.jesters, "hand": me.hand or (), "recruiting": me.recruiting,
+            "bonus_hand": me.bonus_hand or (), "prestige_hand": me.prestige_hand or (),
+            "dealt": me.dealt or (),
+        },
+        "players": players, "grid_lines": _grid_lines(view), "supply": supply,
+        "legal": list(legal),
+    }
+
+
+# --------------------------------------------------------------------------- mails
+
+
+def new_message_id(cfg: Config, kind: str) -> str:
+    return f"<pbem.{kind}.{uuid.uuid4().hex}@{cfg.moderator_domain}>"
+
+
+def make_mail(cfg: Config, *, game_id: str | None, kind: str, to: str, subject: str,
+              text: str, html: str, now: datetime, reply_to: str | None = None,
+              in_reply_to: str | None = None, references: Iterable[str] = ()) -> OutMail:
+    """An outbox row, ready to queue; its Message-ID is fixed now, so a resend after a
+    crash carries the same id."""
+    headers: dict[str, str] = {}
+    if reply_to:
+        headers["Reply-To"] = reply_to
+    refs = [r for r in references if r]
+    if in_reply_to:
+        headers["In-Reply-To"] = in_reply_to
+        if in_reply_to not in refs:
+            refs.append(in_reply_to)
+    if refs:
+        headers["References"] = " ".join(refs[-10:])
+    if kind in ("status", "private", "notice", "reminder"):
+        headers["Auto-Submitted"] = "auto-generated"
+    elif kind == "error":
+        headers["Auto-Submitted"] = "auto-replied"
+    return OutMail(message_id=new_message_id(cfg, kind), game_id=game_id, kind=kind,
+                   to_addr=to, subject=subject, text=text, html=html,
+                   headers=json.dumps(headers), next_attempt=now, created=now)
+
+
+def to_message(cfg: Config, row: OutMail) -> EmailMessage:
+    """The MIME message of an outbox row: multipart/alternative, plain text first."""
+    msg = EmailMessage()
+    msg["From"] = formataddr((cfg.moderator_name, cfg.moderator_address))
+    msg["To"] = row.to_addr
+    msg["Subject"] = row.subject
+    msg["Message-ID"] = row.message_id
+    created = as_utc(row.created)
+    assert created is not None
+    msg["Date"] = format_datetime(created)
+    for k, v in row.header_dict().items():
+        msg[k] = v
+    msg.set_content(row.text, subtype="plain", charset="utf-8")
+    if row.html:
+        msg.add_alternative(row.html, subtype="html", charset="utf-8")
+    return msg
+
+
+# --------------------------------------------------------------------------- sending
+
+
+class Sender(Protocol):
+    """Delivers messages; calls `done(i, error)` after each, in order."""
+
+    def send_batch(self, messages: Sequence[EmailMessage],
+                   done: Callable[[int, Exception | None], None]) -> None: ...
+
+
+class PermanentFailure(TransportError):
+    """The server refused the message for good (e.g. unknown recipient)."""
+
+
+@dataclass
+class SendReport:
+    sent: int = 0
+    retry: int = 0
+    failed: int = 0
+
+
+def backoff(attempts: int) -> timedelta:
+    """Wait before retry number `attempts` (1-based): 30 s doubling, at most 6 h."""
+    return min(timedelta(seconds=30 * 2 ** max(0, attempts - 1)), MAX_BACKOFF)
+
+
+def _marker(store: Store, rows: Sequence[OutMail], report: SendReport,
+            now: datetime) -> Callable[[int, Exception | None], None]:
+    def done(i: int, error: Exception | None) -> None:
+        row = rows[i]
+        with store.transaction() as s:
+            fresh = s.get(OutMail, row.id)
+            if fresh is None or fresh.status != "pending":
+                return
+            fresh.attempts += 1
+            if error is None:
+                fresh.status, fresh.sent_at = "sent", now
+                report.sent += 1
+            elif isinstance(error, PermanentFailure):
+                fresh.status, fresh.last_error = "failed", str(error)[:500]
+                report.failed += 1
+                log.error("outbox %s to %s refused for good: %s", row.id, row.to_addr, error)
+            else:
+                fresh.next_attempt = now + backoff(fresh.attempts)
+                fresh.last_error = str(error)[:500]
+                report.retry += 1
+                log.warning("outbox %s to %s: %s; retry at %s", row.id, row.to_addr, error,
+                            fresh.next_attempt)
+            s.add(fresh)
+
+    return done
+
+
+def send_due(store: Store, sender: Sender, cfg: Config, now: datetime,
+             limit: int = 200) -> SendReport:
+    """Send every outbox mail that is due; mark each sent right after the server took
+    it. A failure leaves the mail pending with a later `next_attempt`.
+
+    A crash between the server taking a mail and its row being marked sends that one
+    mail again on restart, with the same Message-ID (at-least-once; the window is one
+    mail wide).
+    """
+    report = SendReport()
+    while True:
+        with store.read() as s:
+            rows = due_mails(s, now, limit)
+        if not rows:
+            return report
+        messages = [to_message(cfg, r) for r in rows]
+        sender.send_batch(messages, _marker(store, rows, report, now))
+        if report.retry or len(rows) < limit:
+            return report

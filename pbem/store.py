@@ -1,0 +1,329 @@
+"""Storage: games, seats, the append-only event log, inbound mails and the outbox.
+
+SQLModel over SQLite (the default: one file, WAL mode) or PostgreSQL (when the URL
+names one). Every change a mail causes is written in one transaction by
+`pbem.moderator`: the mail's Message-ID and IMAP UID, the new events and the mails
+to send. So a mail is either fully processed or not at all, and it is never
+processed twice.
+
+The event log is a hash chain: each row stores `payload` (the canonical JSON of
+`engine.events.to_dict`), `prev_hash` (the previous row's `hash`, or 64 zeros for
+the first event of a game) and `hash = sha256(prev_hash + payload)` as lowercase
+hex, both strings UTF-8 encoded. `chain_hash` computes it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Column,
+    DateTime,
+    LargeBinary,
+    Text,
+    UniqueConstraint,
+    event,
+    func,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.pool import StaticPool
+from sqlmodel import Field, Session, SQLModel, col, create_engine, select
+
+from engine.events import Event, from_dict, to_dict
+
+from .errors import ConflictError, UnknownGameError
+
+GENESIS_HASH = "0" * 64
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def as_utc(dt: datetime | None) -> datetime | None:
+    """A stored datetime as an aware UTC datetime (SQLite gives naive ones back)."""
+    if dt is None:
+        return None
+    return dt.replace(tzinfo=UTC) if dt.tzinfo is None else dt.astimezone(UTC)
+
+
+def _ts(**kw: Any) -> Any:
+    return Field(sa_column=Column(DateTime(timezone=True), **kw))
+
+
+class Game(SQLModel, table=True):
+    __tablename__ = "pbem_game"
+
+    id: str = Field(primary_key=True)  # short name, e.g. pof-17
+    variant: str = "standard"
+    money_open: bool = False
+    seed: str = ""  # secret until the game ends
+    created: datetime = _ts(nullable=False)
+    version: int = 0  # events stored; the state version players quote as @vN
+    finished: bool = False
+    paused: bool = False
+    # Deadline policy: hours per turn (0: no deadline), reminder lead, what happens late
+    turn_hours: float = 0
+    reminder_hours: float = 0
+    late_policy: str = "wait"  # wait | auto
+    deadline: datetime | None = _ts(nullable=True)
+    reminded: bool = False
+    late_notified: bool = False
+
+
+class Seat(SQLModel, table=True):
+    __tablename__ = "pbem_seat"
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="pbem_game.id", index=True)
+    seat: int
+    name: str  # the seat's name in the game and the notation; never changes
+    person: str = ""  # who plays it now (a replacement changes this)
+    email: str
+    tz: str = "UTC"
+    token: str = Field(unique=True, index=True)
+    mailed_version: int = 0  # the version of the last status mail this seat was sent
+
+
+class EventRow(SQLModel, table=True):
+    __tablename__ = "pbem_event"
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="pbem_game.id", index=True)
+    seq: int  # 0-based; the state after this event has version seq + 1
+    type: str
+    payload: str = Field(sa_column=Column(Text, nullable=False))
+    prev_hash: str
+    hash: str
+    created: datetime = _ts(nullable=False)
+
+
+class MoveRow(SQLModel, table=True):
+    """The commands behind the events, for `pbem export`: one row per command,
+    including the seeded deals and draws (seat -1)."""
+
+    __tablename__ = "pbem_move"
+    __table_args__ = (UniqueConstraint("game_id", "n"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="pbem_game.id", index=True)
+    n: int  # 0-based order within the game
+    seat: int  # -1: chance
+    command: str  # canonical notation (notation.format_command)
+    version: int  # state version the command was applied to
+    source: str = ""  # mail Message-ID, "setup", "auto" (deadline) ...
+    created: datetime = _ts(nullable=False)
+
+
+class InboundMail(SQLModel, table=True):
+    __tablename__ = "pbem_inbound"
+
+    id: int | None = Field(default=None, primary_key=True)
+    message_id: str = Field(unique=True, index=True)
+    imap_uid: str = Field(default="", index=True)
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    received: datetime = _ts(nullable=False)
+    sender: str = ""
+    subject: str = ""
+    game_id: str | None = None
+    seat: int | None = None
+    status: str = ""  # accepted | rejected | ignored
+    note: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+
+
+class OutMail(SQLModel, table=True):
+    __tablename__ = "pbem_outbox"
+
+    id: int | None = Field(default=None, primary_key=True)
+    message_id: str = Field(unique=True, index=True)
+    game_id: str | None = Field(default=None, index=True)
+    kind: str = ""  # status | echo | error | private | notice | reminder
+    to_addr: str
+    subject: str
+    text: str = Field(sa_column=Column(Text, nullable=False))
+    html: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    headers: str = Field(default="{}", sa_column=Column(Text, nullable=False, default="{}"))
+    status: str = Field(default="pending", index=True)  # pending | sent | failed
+    attempts: int = 0
+    next_attempt: datetime = _ts(nullable=False)
+    last_error: str = ""
+    created: datetime = _ts(nullable=False)
+    sent_at: datetime | None = _ts(nullable=True)
+
+    def header_dict(self) -> dict[str, str]:
+        data: dict[str, str] = json.loads(self.headers or "{}")
+        return data
+
+
+TABLES = [Game.__table__, Seat.__table__, EventRow.__table__, MoveRow.__table__,
+          InboundMail.__table__, OutMail.__table__]
+
+
+def canonical_json(data: Any) -> str:
+    """The one JSON spelling hashed in the chain: sorted keys, no spaces, UTF-8."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def chain_hash(prev_hash: str, payload: str) -> str:
+    return hashlib.sha256((prev_hash + payload).encode("utf-8")).hexdigest()
+
+
+class Store:
+    """A database: an engine plus table creation and transactions."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        kwargs: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+            if url in ("sqlite://", "sqlite:///:memory:"):
+                kwargs["poolclass"] = StaticPool
+            else:
+                Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+        self.engine: Engine = create_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.url.startswith("sqlite")
+
+    def create_all(self) -> None:
+        SQLModel.metadata.create_all(self.engine, tables=TABLES)
+
+    def drop_all(self) -> None:
+        SQLModel.metadata.drop_all(self.engine, tables=TABLES)
+
+    @contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """A session whose changes are committed at the end, or rolled back on error."""
+        with Session(self.engine, expire_on_commit=False) as session:
+            if self.is_sqlite:
+                # Take the write lock up front: no deadlock between two readers upgrading.
+                session.connection().exec_driver_sql("BEGIN IMMEDIATE")
+            try:
+                yield session
+                session.commit()
+            except BaseException:
+                session.rollback()
+                raise
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        with Session(self.engine, expire_on_commit=False) as session:
+            yield session
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    # pysqlite's own transaction handling would BEGIN on its own; we BEGIN explicitly.
+    dbapi_conn.isolation_level = None
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+# --------------------------------------------------------------------------- games
+
+
+def get_game(session: Session, game_id: str) -> Game:
+    game = session.get(Game, game_id)
+    if game is None:
+        raise UnknownGameError(f"no game {game_id!r}")
+    return game
+
+
+def seats_of(session: Session, game_id: str) -> list[Seat]:
+    return list(session.exec(select(Seat).where(Seat.game_id == game_id).order_by(
+        col(Seat.seat))))
+
+
+def seat_by_token(session: Session, token: str) -> Seat | None:
+    return session.exec(select(Seat).where(Seat.token == token)).first()
+
+
+def active_games(session: Session) -> list[Game]:
+    return list(session.exec(select(Game).where(col(Game.finished).is_(False))))
+
+
+def load_events(session: Session, game_id: str) -> list[Event]:
+    rows = session.exec(select(EventRow).where(EventRow.game_id == game_id)
+                        .order_by(col(EventRow.seq)))
+    return [from_dict(json.loads(r.payload)) for r in rows]
+
+
+def event_rows(session: Session, game_id: str) -> list[EventRow]:
+    return list(session.exec(select(EventRow).where(EventRow.game_id == game_id)
+                             .order_by(col(EventRow.seq))))
+
+
+def append_events(session: Session, game: Game, events: Sequence[Event],
+                  now: datetime) -> None:
+    """Append events to a game's log, chained to the last stored hash.
+
+    The game's version moves from the value it had when read to that plus
+    len(events) with a compare-and-set, so of two concurrent writers one fails.
+
+    Raises:
+        ConflictError: the game moved on since it was read.
+    """
+    if not events:
+        return
+    start = game.version
+    last = session.exec(select(EventRow.hash).where(EventRow.game_id == game.id)
+                        .where(EventRow.seq == start - 1)).first()
+    prev = last if last is not None else GENESIS_HASH
+    result = session.execute(
+        update(Game).where(col(Game.id) == game.id).where(col(Game.version) == start)
+        .values(version=start + len(events)))
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        raise ConflictError(f"game {game.id} moved on from version {start}")
+    for i, e in enumerate(events):
+        payload = canonical_json(to_dict(e))
+        h = chain_hash(prev, payload)
+        session.add(EventRow(game_id=game.id, seq=start + i, type=type(e).__name__,
+                             payload=payload, prev_hash=prev, hash=h, created=now))
+        prev = h
+    game.version = start + len(events)
+
+
+def moves_of(session: Session, game_id: str) -> list[MoveRow]:
+    return list(session.exec(select(MoveRow).where(MoveRow.game_id == game_id)
+                             .order_by(col(MoveRow.n))))
+
+
+def count_moves(session: Session, game_id: str) -> int:
+    n = session.exec(select(func.count()).select_from(MoveRow)
+                     .where(MoveRow.game_id == game_id)).one()
+    return int(n)
+
+
+# --------------------------------------------------------------------------- mail
+
+
+def find_inbound(session: Session, message_id: str) -> InboundMail | None:
+    return session.exec(select(InboundMail).where(InboundMail.message_id == message_id)).first()
+
+
+def queue(session: Session, mail: OutMail) -> OutMail:
+    session.add(mail)
+    return mail
+
+
+def due_mails(session: Session, now: datetime, limit: int = 100) -> list[OutMail]:
+    return list(session.exec(
+        select(OutMail).where(OutMail.status == "pending")
+        .where(col(OutMail.next_attempt) <= now).order_by(col(OutMail.id)).limit(limit)))

@@ -1,0 +1,371 @@
+"""Mail transports: where raw mails come from and where messages go.
+
+Two pairs behind the same two interfaces (`Inbox`, `outbound.Sender`):
+
+* IMAP in (imap-tools) and SMTP out (aiosmtplib, STARTTLS), for real servers;
+* a folder per address on disk (`MailDirs`), for the demo, tests and benchmarks
+  with no server: `<root>/<address>/new/*.eml` is an inbox, sending writes a file
+  into the recipient's `new/`, and plus-addresses (`moderator+tok@x`) are
+  delivered to the base address's folder, as Postfix does.
+
+An inbox hands out mails without changing them; `done(uid)` moves a mail to the
+processed folder, and is called only after the database commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email
+import email.policy
+import hashlib
+import logging
+import os
+import re
+import ssl
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import getaddresses
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Protocol
+
+import aiosmtplib
+
+from .config import Config
+from .errors import TransportError
+from .outbound import PermanentFailure
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Fetched:
+    uid: str  # stable id within the inbox (IMAP: folder/uidvalidity/uid)
+    raw: bytes
+    truncated: bool = False  # larger than the read cap; `raw` holds the start only
+
+
+class Inbox(Protocol):
+    def __enter__(self) -> Inbox: ...
+
+    def __exit__(self, t: type[BaseException] | None, e: BaseException | None,
+                 tb: TracebackType | None) -> None: ...
+
+    def fetch(self, limit: int = 100) -> list[Fetched]:
+        """Mails waiting, oldest first; none is changed or marked."""
+        ...
+
+    def done(self, uid: str) -> None:
+        """Move a processed mail out of the way (to the processed folder)."""
+        ...
+
+    def failed(self, uid: str) -> None:
+        """Move a mail that crashed the moderator aside, for a human to look at."""
+        ...
+
+    def wait(self, seconds: float) -> None:
+        """Block until new mail may have arrived, at most `seconds`."""
+        ...
+
+
+def ssl_context(cfg: Config) -> ssl.SSLContext:
+    return ssl.create_default_context(cafile=cfg.ca_file or None)
+
+
+def base_address(addr: str) -> str:
+    """`local+tag@domain` -> `local@domain`, lowercased."""
+    local, _, domain = addr.strip().lower().rpartition("@")
+    return f"{local.partition('+')[0]}@{domain}"
+
+
+# --------------------------------------------------------------------------- folders
+
+
+_SAFE = re.compile(r"[^a-z0-9@._+-]")
+
+
+class MailDirs:
+    """Mail on disk: one folder per address, each with `new/`, `cur/` (read by a
+    client), `processed/` and `failed/`. Files are written to `tmp/` and renamed, so
+    a reader never sees half a mail."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+
+    def folder(self, address: str) -> Path:
+        return self.root / _SAFE.sub("_", base_address(address))
+
+    def deliver(self, to: str, raw: bytes, name: str) -> Path:
+        box = self.folder(to)
+        for sub in ("tmp", "new"):
+            (box / sub).mkdir(parents=True, exist_ok=True)
+        tmp = box / "tmp" / name
+        tmp.write_bytes(raw)
+        final = box / "new" / name
+        os.replace(tmp, final)
+        return final
+
+    def new(self, address: str) -> list[Path]:
+        box = self.folder(address) / "new"
+        if not box.is_dir():
+            return []
+        return sorted(box.glob("*.eml"))
+
+
+def _digest(msg_id: str) -> str:
+    return hashlib.sha256(msg_id.encode()).hexdigest()[:16]
+
+
+def _eml_name(msg_id: str) -> str:
+    """`<microseconds>-<digest of Message-ID>.eml`: sorts by arrival, names the mail."""
+    return f"{time.time_ns() // 1000:017d}-{_digest(msg_id)}.eml"
+
+
+class DirInbox:
+    """The moderator's inbox as a folder (see `MailDirs`)."""
+
+    def __init__(self, dirs: MailDirs, address: str, max_bytes: int = 1024 * 1024,
+                 poll: float = 0.2) -> None:
+        self.dirs = dirs
+        self.address = address
+        self.max_bytes = max_bytes
+        self.poll = poll
+
+    def __enter__(self) -> DirInbox:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def fetch(self, limit: int = 100) -> list[Fetched]:
+        out = []
+        for path in self.dirs.new(self.address)[:limit]:
+            with path.open("rb") as f:
+                raw = f.read(self.max_bytes + 1)
+            out.append(Fetched(path.name, raw[:self.max_bytes], len(raw) > self.max_bytes))
+        return out
+
+    def _move(self, uid: str, sub: str) -> None:
+        box = self.dirs.folder(self.address)
+        (box / sub).mkdir(exist_ok=True)
+        src = box / "new" / uid
+        if src.exists():
+            os.replace(src, box / sub / uid)
+
+    def done(self, uid: str) -> None:
+        self._move(uid, "processed")
+
+    def failed(self, uid: str) -> None:
+        self._move(uid, "failed")
+
+    def wait(self, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if self.dirs.new(self.address):
+                return
+            time.sleep(min(self.poll, max(0.0, end - time.monotonic())))
+
+
+def message_bytes(msg: EmailMessage) -> bytes:
+    return msg.as_bytes(policy=email.policy.SMTP)
+
+
+def recipients(msg: EmailMessage) -> list[str]:
+    values = [str(v) for h in ("To", "Cc", "Bcc") for v in (msg.get_all(h) or [])]
+    return [a for _, a in getaddresses(values) if a]
+
+
+class DirSender:
+    """Sends by writing `.eml` files into each recipient's folder. A resend of the same
+    Message-ID overwrites the same file, so this transport delivers exactly once."""
+
+    def __init__(self, dirs: MailDirs) -> None:
+        self.dirs = dirs
+        self._seq = 0
+
+    def send_batch(self, messages: Sequence[EmailMessage],
+                   done: Callable[[int, Exception | None], None]) -> None:
+        for i, msg in enumerate(messages):
+            try:
+                raw = message_bytes(msg)
+                mid = str(msg["Message-ID"])
+                for to in recipients(msg):
+                    box = self.dirs.folder(to)
+                    pattern = f"*-{_digest(mid)}.eml"
+                    if any(next((box / sub).glob(pattern), None)
+                           for sub in ("new", "cur", "processed")):
+                        continue  # delivered before a crash: same Message-ID, same mail
+                    self.dirs.deliver(to, raw, _eml_name(mid))
+            except OSError as e:
+                done(i, TransportError(f"cannot write mail: {e}"))
+                continue
+            done(i, None)
+
+
+# --------------------------------------------------------------------------- IMAP
+
+
+class ImapInbox:
+    """The moderator's IMAP folder (imap-tools). UIDs are `folder/uidvalidity/uid`."""
+
+    def __init__(self, cfg: Config) -> None:
+        self.cfg = cfg
+        self.mb: Any = None
+        self.uidvalidity = "0"
+
+    def __enter__(self) -> ImapInbox:
+        from imap_tools import MailBox, MailBoxStartTls, MailBoxUnencrypted
+
+        cfg = self.cfg
+        try:
+            if cfg.imap_tls == "ssl":
+                mb: Any = MailBox(cfg.imap_host, cfg.imap_port, ssl_context=ssl_context(cfg))
+            elif cfg.imap_tls == "starttls":
+                mb = MailBoxStartTls(cfg.imap_host, cfg.imap_port, ssl_context=ssl_context(cfg))
+            else:
+                mb = MailBoxUnencrypted(cfg.imap_host, cfg.imap_port)
+            mb.login(cfg.imap_user, cfg.imap_password, initial_folder=cfg.imap_folder)
+            for folder in (cfg.processed_folder, f"{cfg.processed_folder}-failed"):
+                if not mb.folder.exists(folder):
+                    mb.folder.create(folder)
+            status = mb.folder.status(cfg.imap_folder, ["UIDVALIDITY"])
+            self.uidvalidity = str(status.get("UIDVALIDITY", "0"))
+        except Exception as e:  # imap-tools raises many kinds; none may reach a player
+            raise TransportError(f"IMAP {cfg.imap_host}:{cfg.imap_port}: {e}") from e
+        self.mb = mb
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.mb is not None:
+            try:
+                self.mb.logout()
+            except Exception:  # the connection may be gone already
+                pass
+            self.mb = None
+
+    def _uid(self, uid: str) -> str:
+        return f"{self.cfg.imap_folder}/{self.uidvalidity}/{uid}"
+
+    def fetch(self, limit: int = 100) -> list[Fetched]:
+        try:
+            uids = list(self.mb.uids("ALL"))[:limit]
+            out = []
+            cap = self.cfg.max_mail_bytes
+            for uid in uids:
+                typ, data = self.mb.client.uid(
+                    "FETCH", uid, f"(RFC822.SIZE BODY.PEEK[]<0.{cap}>)")
+                if typ != "OK":
+                    raise TransportError(f"IMAP FETCH {uid}: {typ}")
+                raw = b""
+                size = 0
+                for item in data:
+                    if isinstance(item, tuple):
+                        m = re.search(rb"RFC822\.SIZE (\d+)", item[0])
+                        size = int(m.group(1)) if m else len(item[1])
+                        raw = item[1]
+                out.append(Fetched(self._uid(uid), raw, size > cap))
+            return out
+        except TransportError:
+            raise
+        except Exception as e:
+            raise TransportError(f"IMAP fetch: {e}") from e
+
+    def _move(self, uid: str, folder: str) -> None:
+        *_, validity, num = uid.split("/")
+        if validity != self.uidvalidity:
+            return  # the folder was rebuilt; the Message-ID check covers this mail
+        try:
+            self.mb.move(num, folder)
+        except Exception as e:
+            raise TransportError(f"IMAP move {uid}: {e}") from e
+
+    def done(self, uid: str) -> None:
+        self._move(uid, self.cfg.processed_folder)
+
+    def failed(self, uid: str) -> None:
+        self._move(uid, f"{self.cfg.processed_folder}-failed")
+
+    def wait(self, seconds: float) -> None:
+        try:
+            if self.cfg.idle:
+                self.mb.idle.wait(timeout=max(1, int(seconds)))
+            else:
+                time.sleep(seconds)
+        except Exception as e:
+            raise TransportError(f"IMAP IDLE: {e}") from e
+
+
+# --------------------------------------------------------------------------- SMTP
+
+
+class SmtpSender:
+    """aiosmtplib over one connection per batch; STARTTLS unless `smtp_tls` says
+    otherwise, verified against `ca_file` (or the system CAs)."""
+
+    def __init__(self, cfg: Config, timeout: float = 30) -> None:
+        self.cfg = cfg
+        self.timeout = timeout
+
+    def send_batch(self, messages: Sequence[EmailMessage],
+                   done: Callable[[int, Exception | None], None]) -> None:
+        if messages:
+            asyncio.run(self._send(messages, done))
+
+    async def _send(self, messages: Sequence[EmailMessage],
+                    done: Callable[[int, Exception | None], None]) -> None:
+        cfg = self.cfg
+        smtp = aiosmtplib.SMTP(
+            hostname=cfg.smtp_host, port=cfg.smtp_port, timeout=self.timeout,
+            use_tls=cfg.smtp_tls == "ssl", start_tls=cfg.smtp_tls == "starttls",
+            tls_context=ssl_context(cfg) if cfg.smtp_tls != "none" else None)
+        try:
+            await smtp.connect()
+            if cfg.smtp_user:
+                await smtp.login(cfg.smtp_user, cfg.smtp_password)
+        except (aiosmtplib.SMTPException, OSError) as e:
+            err = TransportError(f"SMTP {cfg.smtp_host}:{cfg.smtp_port}: {e}")
+            for i in range(len(messages)):
+                done(i, err)
+            return
+        try:
+            for i, msg in enumerate(messages):
+                try:
+                    await smtp.send_message(msg, sender=base_address(cfg.moderator_address))
+                except aiosmtplib.SMTPRecipientsRefused as e:
+                    codes = [r.code for r in e.recipients]
+                    cls = PermanentFailure if codes and all(500 <= c < 600 for c in codes) \
+                        else TransportError
+                    done(i, cls(f"recipient refused: {e}"))
+                    continue
+                except (aiosmtplib.SMTPServerDisconnected, aiosmtplib.SMTPConnectError,
+                        OSError) as e:
+                    err = TransportError(f"SMTP connection lost: {e}")
+                    for j in range(i, len(messages)):
+                        done(j, err)
+                    return
+                except aiosmtplib.SMTPResponseException as e:
+                    cls = PermanentFailure if 500 <= e.code < 600 else TransportError
+                    done(i, cls(f"SMTP {e.code}: {e.message}"))
+                    continue
+                except aiosmtplib.SMTPException as e:
+                    done(i, TransportError(f"SMTP: {e}"))
+                    continue
+                done(i, None)
+        finally:
+            try:
+                await smtp.quit()
+            except (aiosmtplib.SMTPException, OSError):
+                smtp.close()
+
+
+def parse_raw(raw: bytes) -> EmailMessage:
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    assert isinstance(msg, EmailMessage)
+    return msg
+
+
+def iter_eml(folder: Path) -> Iterator[tuple[Path, EmailMessage]]:
+    for p in sorted(folder.glob("*.eml")):
+        yield p, parse_raw(p.read_bytes())
