@@ -1,9 +1,304 @@
-"""Commands of the `pbem` command line (registered by `pbem.cli`)."""
+"""Moderator commands of the `pbem` command line: init, new, serve, poll, status,
+export, pause, resume, replace, extend, outbox and demo.
+
+Settings come from PBEM_* environment variables and an optional TOML file (see
+`pbem.config` and docs/moderator.md). Exit codes: 0 done; 1 the command failed
+(unknown game, server unreachable...); 2 a usage error.
+"""
 
 from __future__ import annotations
 
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Annotated
+
 import typer
+from sqlmodel import col, func, select
+
+from engine.views import view_for
+
+from .config import Config, load_config
+from .errors import PbemError
+from .moderator import Moderator, PlayerSpec
+from .render_text import render_view, view_to_json
+from .runner import open_moderator, poll_once, serve, transports
+from .store import MoveRow, OutMail, as_utc, get_game, moves_of, seats_of, utcnow
+
+log = logging.getLogger("pbem")
+
+
+def _config(db: Path | None = None) -> Config:
+    try:
+        return load_config(db_path=db) if db else load_config()
+    except PbemError as e:
+        _fail(str(e), 2)
+        raise  # unreachable
+
+
+def _fail(message: str, code: int = 1) -> None:
+    typer.echo(f"pbem: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _moderator(db: Path | None = None) -> Moderator:
+    try:
+        return open_moderator(_config(db))
+    except PbemError as e:
+        _fail(str(e))
+        raise
+
+
+def _logging(verbose: bool) -> None:
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+DbOption = Annotated[Path | None, typer.Option("--db", help="SQLite file (else $PBEM_DB, "
+                                                "$DATABASE_URL or ./var/pbem.sqlite)")]
+
+
+def init_command(db: DbOption = None) -> None:
+    """Create the database tables (safe to run again)."""
+    cfg = _config(db)
+    mod = _moderator(db)
+    mod.store.dispose()
+    where = cfg.database_url.split("@")[-1] if cfg.database_url else str(cfg.db_path)
+    typer.echo(f"database ready: {where}")
+
+
+def new_command(
+    player: Annotated[list[str], typer.Option(
+        "--player", "-p", help="NAME:ADDRESS[:TIMEZONE], in seat order (3 to 5)")],
+    game: Annotated[str | None, typer.Option(help="game id, e.g. pof-17 (default: next)")] = None,
+    variant: str = "standard",
+    seed: Annotated[str | None, typer.Option(help="deal seed (default: random, secret)")] = None,
+    money_open: Annotated[bool, typer.Option(help="everyone sees everyone's florins")] = False,
+    turn_hours: Annotated[float, typer.Option(help="hours per turn; 0 = no deadline")] = 0,
+    reminder_hours: Annotated[float, typer.Option(help="remind this long before")] = 0,
+    late: Annotated[str, typer.Option(help="at the deadline: wait | auto")] = "wait",
+    db: DbOption = None,
+) -> None:
+    """Start a game: deal from the seed and mail every player their first status."""
+    try:
+        specs = [PlayerSpec.parse(p) for p in player]
+    except ValueError as e:
+        _fail(str(e), 2)
+    mod = _moderator(db)
+    try:
+        game_id = mod.new_game(specs, utcnow(), game_id=game, variant=variant, seed=seed,
+                               money_open=money_open, turn_hours=turn_hours,
+                               reminder_hours=reminder_hours, late_policy=late)
+    except (ValueError, PbemError) as e:
+        _fail(str(e), 2)
+    except Exception as e:  # engine refusal (player count, names)
+        _fail(getattr(e, "message", str(e)), 2)
+    typer.echo(f"created {game_id}: {', '.join(s.name for s in specs)}; status mails queued "
+               "(sent by `pbem poll` or `pbem serve`)")
+
+
+def poll_command(
+    once: Annotated[bool, typer.Option("--once", help="one pass (the only mode; for cron)")] = True,
+    no_send: Annotated[bool, typer.Option("--no-send", help="leave the outbox unsent")] = False,
+    verbose: Annotated[bool, typer.Option("-v")] = False,
+    db: DbOption = None,
+) -> None:
+    """One pass: fetch and process all waiting mail, check deadlines, send the outbox."""
+    _logging(verbose)
+    mod = _moderator(db)
+    inbox, sender = transports(mod.cfg)
+    try:
+        report = poll_once(mod, inbox, sender, send=not no_send)
+    except PbemError as e:
+        _fail(str(e))
+    typer.echo(report.summary())
+
+
+def serve_command(verbose: Annotated[bool, typer.Option("-v")] = True,
+                  db: DbOption = None) -> None:
+    """Run the moderator: IMAP IDLE (or polling), deadlines and the sender, until Ctrl-C."""
+    _logging(verbose)
+    mod = _moderator(db)
+    inbox, sender = transports(mod.cfg)
+    typer.echo(f"serving {mod.cfg.moderator_address} ({mod.cfg.transport}); Ctrl-C stops")
+    serve(mod, inbox, sender)
+
+
+def status_command(
+    game: str,
+    as_player: Annotated[str | None, typer.Option("--as", help="show this seat's view")] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+    db: DbOption = None,
+) -> None:
+    """A game's position (public view, or one seat's with --as), deadline and mail queue."""
+    mod = _moderator(db)
+    with mod.store.read() as s:
+        try:
+            g = get_game(s, game)
+        except PbemError as e:
+            _fail(str(e))
+        seats = seats_of(s, game)
+        _, state = mod.load(s, g)
+        viewer = None
+        if as_player is not None:
+            match = [x for x in seats if x.name == as_player.lower()]
+            if not match:
+                _fail(f"game {game} has no player {as_player!r}", 2)
+            viewer = match[0].seat
+        outbox = dict(s.exec(select(OutMail.status, func.count()).where(OutMail.game_id == game)
+                             .group_by(col(OutMail.status))).all())
+        view = view_for(state, viewer)
+        meta = {
+            "game": g.id, "variant": g.variant, "version": g.version, "finished": g.finished,
+            "paused": g.paused, "deadline": d.isoformat() if (d := as_utc(g.deadline)) else None,
+            "late_policy": g.late_policy, "turn_hours": g.turn_hours,
+            "players": [{"seat": x.seat, "name": x.name, "person": x.person, "email": x.email,
+                         "tz": x.tz} for x in seats],
+            "outbox": outbox,
+        }
+    if as_json:
+        typer.echo(json.dumps({**meta, "view": view_to_json(view)}, indent=2))
+        return
+    flags = " (paused)" if g.paused else " (finished)" if g.finished else ""
+    typer.echo(f"{g.id}{flags}: v{g.version}, deadline {meta['deadline'] or 'none'}, "
+               f"outbox {outbox or 'empty'}")
+    for x in meta["players"]:  # type: ignore[attr-defined]
+        typer.echo(f"  {x['name']}: {x['person']} <{x['email']}> {x['tz']}")
+    typer.echo(render_view(view))
+
+
+def export_command(
+    game: str,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="file (default stdout)")] = None,
+    full: Annotated[bool, typer.Option(
+        "--full", help="include the hidden deals and draws of a running game (referee only)")]
+    = False,
+    db: DbOption = None,
+) -> None:
+    """The game's log in the notation. The deals and draws (chance lines) and the seed
+    are written once the game is over; before that only with --full."""
+    from engine.state import CHANCE
+    from notation import parse_chance, parse_command
+
+    from .logs import format_game_log
+
+    mod = _moderator(db)
+    with mod.store.read() as s:
+        try:
+            g = get_game(s, game)
+        except PbemError as e:
+            _fail(str(e))
+        seats = seats_of(s, game)
+        rows: list[MoveRow] = moves_of(s, game)
+        created = as_utc(g.created)
+    names = [x.name for x in seats]
+    moves = []
+    for r in rows:
+        cmd = parse_chance(r.command, names) if r.seat == CHANCE \
+            else parse_command(r.command, players=names)
+        moves.append((r.seat, cmd))
+    tags: list[tuple[str, str]] = [("Game", "princes-of-florence"), ("Variant", g.variant),
+                                   ("Event", f"pbem {g.id}")]
+    if created is not None:
+        tags.append(("Date", created.strftime("%Y-%m-%d")))
+    if g.finished:
+        tags.append(("Seed", g.seed))
+    text = format_game_log(names, moves, tags, include_chance=g.finished or full)
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        out.write_text(text, encoding="utf-8")
+        typer.echo(f"wrote {out}")
+
+
+def pause_command(game: str, reason: Annotated[str, typer.Option()] = "",
+                  db: DbOption = None) -> None:
+    """Pause a game (no deadlines, mails refused) and tell every player."""
+    _moderate(db, lambda m, now: m.pause(game, now, reason), f"{game} paused")
+
+
+def resume_command(game: str, db: DbOption = None) -> None:
+    """Resume a paused game (a fresh deadline starts) and tell every player."""
+    _moderate(db, lambda m, now: m.resume(game, now), f"{game} resumed")
+
+
+def extend_command(game: str, hours: Annotated[float, typer.Argument(help="hours to add")],
+                   db: DbOption = None) -> None:
+    """Move the current deadline later and tell every player."""
+    _moderate(db, lambda m, now: m.extend(game, hours, now), f"{game}: deadline extended")
+
+
+def replace_command(
+    game: str,
+    seat: Annotated[str, typer.Argument(help="the seat's name in the game")],
+    email: Annotated[str, typer.Option(help="the new player's address")],
+    name: Annotated[str | None, typer.Option(help="the new player's name")] = None,
+    tz: Annotated[str | None, typer.Option(help="the new player's time zone")] = None,
+    db: DbOption = None,
+) -> None:
+    """Give a seat to a new player (new address and reply token); tell every player."""
+    _moderate(db, lambda m, now: m.replace(game, seat, now, email=email, person=name, tz=tz),
+              f"{game}: {seat} now played by {email}")
+
+
+def _moderate(db: Path | None, action: object, done: str) -> None:
+    mod = _moderator(db)
+    try:
+        action(mod, utcnow())  # type: ignore[operator]
+    except (PbemError, ValueError) as e:
+        _fail(str(e))
+    typer.echo(done + "; announcement queued")
+
+
+def outbox_command(game: Annotated[str | None, typer.Argument()] = None,
+                   db: DbOption = None) -> None:
+    """Mails waiting or failed in the outbox."""
+    mod = _moderator(db)
+    with mod.store.read() as s:
+        q = select(OutMail).where(OutMail.status != "sent").order_by(col(OutMail.id))
+        if game:
+            q = q.where(OutMail.game_id == game)
+        for m in s.exec(q):
+            typer.echo(f"{m.id} {m.status} attempts={m.attempts} next={m.next_attempt} "
+                       f"to={m.to_addr} {m.subject!r} {m.last_error}")
+
+
+def demo_command(
+    out: Annotated[Path, typer.Option("--out", help="folder for the database and mails")]
+    = Path("demo-out"),
+    players: Annotated[int, typer.Option(min=3, max=5)] = 4,
+    seed: int = 1,
+) -> None:
+    """Play a whole game by mail among scripted players, with no server: SQLite and
+    folders of .eml files stand in for the mail servers."""
+    from .demo import run_demo
+
+    r = run_demo(out, players=players, seed=seed)
+    fame = ", ".join(f"{k} {v}" for k, v in sorted(r.fame.items(), key=lambda kv: -kv[1]))
+    typer.echo(f"Game {r.game_id} played to the end by mail in {r.seconds:.1f} s:")
+    typer.echo(f"  {r.moves} moves from {r.mails_in} player mails "
+               f"({r.rejected} refused with an error reply), {r.mails_out} mails sent")
+    typer.echo(f"  winner: {', '.join(r.winners)}; fame: {fame}")
+    typer.echo(f"  database: {r.db_path}")
+    typer.echo(f"  mails:    {r.out_dir / 'mail'}/<address>/cur/*.eml "
+               "(each player's inbox; the moderator's is moderator@example.org/processed)")
+    first = sorted((r.out_dir / "mail" / "anna@example.org" / "cur").glob("*.eml"))
+    if first:
+        typer.echo(f"  e.g.      {first[len(first) // 2]}")
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the app."""
+    app.command("init")(init_command)
+    app.command("new")(new_command)
+    app.command("poll")(poll_command)
+    app.command("serve")(serve_command)
+    app.command("status")(status_command)
+    app.command("export")(export_command)
+    app.command("pause")(pause_command)
+    app.command("resume")(resume_command)
+    app.command("extend")(extend_command)
+    app.command("replace")(replace_command)
+    app.command("outbox")(outbox_command)
+    app.command("demo")(demo_command)

@@ -49,6 +49,7 @@ from engine.events import (
     ProfessionsDealt,
     ProfessionsKept,
     Recruited,
+    Reverted,
     RoundEnded,
     RoundStarted,
     TurnEnded,
@@ -129,6 +130,8 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str:  
             return f"round {rnd} ended"
         case PrestigeScored(card=card, fame=fame):
             return f"{who} scored the prestige card {card}: +{fame} fame"
+        case Reverted(to_version=to):
+            return f"{who} asked for an undo, agreed by all: the game went back to v{to}"
         case GameEnded(winners=winners):
             return "the game ended; " + ("winner: " if len(winners) == 1 else "winners: ") + \
                 ", ".join("you" if w == viewer else names[w] for w in winners)

@@ -17,7 +17,6 @@ sends the outbox after that: a crash at any point repeats only idempotent steps.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import secrets
 from collections.abc import Sequence
@@ -28,6 +27,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from engine.chain import head, seed_commitment
 from engine.commands import Choose, Command, Done, Keep, Pass, Place
 from engine.errors import GameError, IllegalMoveError, NotationError, StaleOrderError
 from engine.events import CardsDrawn, Event, ProfessionsDealt
@@ -64,6 +64,7 @@ from .store import (
     count_moves,
     find_inbound,
     get_game,
+    head_hash,
     load_events,
     seat_by_token,
     seats_of,
@@ -258,20 +259,20 @@ class Moderator:
                 raise ValueError(f"game {game_id!r} exists already")
             if not game_id.replace("-", "").replace("_", "").isalnum():
                 raise ValueError("a game id is letters, digits, - and _ only")
+            salt = secrets.token_hex(8)
             game = Game(id=game_id, variant=variant, money_open=money_open, seed=seed,
-                        created=now, turn_hours=turn_hours, reminder_hours=reminder_hours,
-                        late_policy=late_policy)
+                        salt=salt, created=now, turn_hours=turn_hours,
+                        reminder_hours=reminder_hours, late_policy=late_policy)
             s.add(game)
             seats = [Seat(game_id=game_id, seat=i, name=p.name, person=p.name, email=p.email,
                           tz=p.tz, token=new_token()) for i, p in enumerate(players)]
             for seat in seats:
                 s.add(seat)
             s.flush()
-            commitment = hashlib.sha256(seed.encode()).hexdigest()
             names = ", ".join(p.name for p in players)
-            notice = (f"A new game of The Princes of Florence: {names}."
-                      f" The deals come from a secret seed, revealed when the game ends; its "
-                      f"sha256 is {commitment}.")
+            notice = (f"A new game of The Princes of Florence: {names}. Every deal and draw "
+                      "comes from a secret seed, revealed when the game ends; its commitment "
+                      f"is {seed_commitment(seed, salt)}.")
             self._commit(s, game, seats, new_state(started), [], played, now, source="setup",
                          notice=notice, first=True)
         return game_id
@@ -407,7 +408,7 @@ class Moderator:
                 references: Sequence[str] = (), notice: str = "", first: bool = False) -> None:
         """Store what was played and queue every mail it causes, in session `s`."""
         state = played.state
-        append_events(s, game, played.events, now)
+        digest = append_events(s, game, played.events, now)
         n = count_moves(s, game.id)
         version = before.version
         for seat_no, text in played.moves:
@@ -416,7 +417,9 @@ class Moderator:
             n += 1
         if state.finished:
             game.finished, game.deadline = True, None
-            notice = (notice + " " if notice else "") + f"The seed of this game was {game.seed}."
+            notice = (notice + " " if notice else "") + (
+                f"The seed of this game was {game.seed!r} with salt {game.salt!r} "
+                "(check: engine.chain.seed_commitment).")
         elif first or set(to_act(state)) != set(to_act(before)):
             self._new_deadline(game, now)
         s.add(game)
@@ -424,7 +427,7 @@ class Moderator:
         self._cache[game.id] = (game.version, all_events, state)
         for seat in seats:
             own = sender is not None and seat.seat == sender.seat
-            self._queue_status(s, game, seat, state, all_events, now,
+            self._queue_status(s, game, seat, state, all_events, now, digest,
                                echo=played.echo if own else (),
                                in_reply_to=in_reply_to if own else None,
                                references=references if own else (), notice=notice)
@@ -449,7 +452,8 @@ class Moderator:
         return summarise_commands(legal_commands(state, seat), cost)
 
     def _queue_status(self, s: Session, game: Game, seat: Seat, state: State,
-                      events: Sequence[Event], now: datetime, *, echo: Sequence[str] = (),
+                      events: Sequence[Event], now: datetime, digest: str, *,
+                      echo: Sequence[str] = (),
                       in_reply_to: str | None = None, references: Sequence[str] = (),
                       notice: str = "") -> None:
         view = view_for(state, seat.seat)
@@ -459,7 +463,7 @@ class Moderator:
                    for e in events_visible_to(since, seat.seat)]
         ctx = status_context(view, game_id=game.id, changes=changes, echo=echo,
                              legal=self._legal(state, seat.seat), deadline=game.deadline,
-                             tz=seat.tz, notice=notice)
+                             tz=seat.tz, notice=notice, position=head(state.version, digest))
         text, html = self.renderer.render("status", ctx)
         s.add(make_mail(self.cfg, game_id=game.id, kind="status", to=seat.email,
                         subject=self._subject(game.id, headline(view, seat.name)), text=text,
@@ -608,6 +612,7 @@ class Moderator:
                           extra_to=[old] if old != seat.email else [])
             events, state = self.load(s, game)
             self._queue_status(s, game, seat, state, events, now,
+                               head_hash(s, game.id, game.version),
                                notice=f"You now play the seat {seat.name}.")
 
     # ------------------------------------------------------------------- deadlines

@@ -117,7 +117,7 @@ def _grid_lines(view: View) -> list[str]:
 
 def status_context(view: View, *, game_id: str, changes: Sequence[str], echo: Sequence[str],
                    legal: Sequence[str], deadline: datetime | None, tz: str,
-                   notice: str = "") -> dict[str, Any]:
+                   notice: str = "", position: str = "") -> dict[str, Any]:
     """Everything the status templates show, from one seat's view."""
     assert view.viewer is not None
     me = view.players[view.viewer]
@@ -151,6 +151,7 @@ def status_context(view: View, *, game_id: str, changes: Sequence[str], echo: Se
     utc, local = when(deadline, tz)
     return {
         "game_id": game_id, "version": view.version, "headline": headline(view, me.name),
+        "position": position or f"v{view.version}",
         "echo": list(echo), "notice": notice, "turn_line": turn_line(view, me.name),
         "deadline_utc": utc, "deadline_local": local, "pending_line": pending_line,
         "auction_line": auction_line, "changes": list(changes),

@@ -6,15 +6,15 @@ names one). Every change a mail causes is written in one transaction by
 to send. So a mail is either fully processed or not at all, and it is never
 processed twice.
 
-The event log is a hash chain: each row stores `payload` (the canonical JSON of
-`engine.events.to_dict`), `prev_hash` (the previous row's `hash`, or 64 zeros for
-the first event of a game) and `hash = sha256(prev_hash + payload)` as lowercase
-hex, both strings UTF-8 encoded. `chain_hash` computes it.
+The event log is a hash chain, the engine's own (`engine.chain`): each row stores
+`payload` (`engine.chain.canonical_json(event)`), `prev_hash` (the previous row's
+`hash`, or `engine.chain.GENESIS` for the first event of a game) and
+`hash = engine.chain.link(prev_hash, event)`, i.e. sha256 over the previous hash,
+a newline and the payload. Anyone can recompute it from the rows alone.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -36,11 +36,12 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Field, Session, SQLModel, col, create_engine, select
 
-from engine.events import Event, from_dict, to_dict
+from engine.chain import GENESIS, canonical_json, link
+from engine.events import Event, from_dict
 
 from .errors import ConflictError, UnknownGameError
 
-GENESIS_HASH = "0" * 64
+GENESIS_HASH = GENESIS
 
 
 def utcnow() -> datetime:
@@ -65,6 +66,7 @@ class Game(SQLModel, table=True):
     variant: str = "standard"
     money_open: bool = False
     seed: str = ""  # secret until the game ends
+    salt: str = ""  # for the published seed commitment (engine.chain.seed_commitment)
     created: datetime = _ts(nullable=False)
     version: int = 0  # events stored; the state version players quote as @vN
     finished: bool = False
@@ -168,15 +170,6 @@ TABLES = [Game.__table__, Seat.__table__, EventRow.__table__, MoveRow.__table__,
           InboundMail.__table__, OutMail.__table__]
 
 
-def canonical_json(data: Any) -> str:
-    """The one JSON spelling hashed in the chain: sorted keys, no spaces, UTF-8."""
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def chain_hash(prev_hash: str, payload: str) -> str:
-    return hashlib.sha256((prev_hash + payload).encode("utf-8")).hexdigest()
-
-
 class Store:
     """A database: an engine plus table creation and transactions."""
 
@@ -265,24 +258,35 @@ def load_events(session: Session, game_id: str) -> list[Event]:
     return [from_dict(json.loads(r.payload)) for r in rows]
 
 
+def head_hash(session: Session, game_id: str, version: int) -> str:
+    """The chain hash after `version` events (GENESIS for 0)."""
+    if version == 0:
+        return GENESIS
+    h = session.exec(select(EventRow.hash).where(EventRow.game_id == game_id)
+                     .where(EventRow.seq == version - 1)).first()
+    return h or GENESIS
+
+
 def event_rows(session: Session, game_id: str) -> list[EventRow]:
     return list(session.exec(select(EventRow).where(EventRow.game_id == game_id)
                              .order_by(col(EventRow.seq))))
 
 
 def append_events(session: Session, game: Game, events: Sequence[Event],
-                  now: datetime) -> None:
+                  now: datetime) -> str:
     """Append events to a game's log, chained to the last stored hash.
 
     The game's version moves from the value it had when read to that plus
     len(events) with a compare-and-set, so of two concurrent writers one fails.
 
+    Returns the chain hash after the last event.
+
     Raises:
         ConflictError: the game moved on since it was read.
     """
-    if not events:
-        return
     start = game.version
+    if not events:
+        return head_hash(session, game.id, start)
     last = session.exec(select(EventRow.hash).where(EventRow.game_id == game.id)
                         .where(EventRow.seq == start - 1)).first()
     prev = last if last is not None else GENESIS_HASH
@@ -292,12 +296,13 @@ def append_events(session: Session, game: Game, events: Sequence[Event],
     if result.rowcount != 1:  # type: ignore[attr-defined]
         raise ConflictError(f"game {game.id} moved on from version {start}")
     for i, e in enumerate(events):
-        payload = canonical_json(to_dict(e))
-        h = chain_hash(prev, payload)
+        payload = canonical_json(e)
+        h = link(prev, e)
         session.add(EventRow(game_id=game.id, seq=start + i, type=type(e).__name__,
                              payload=payload, prev_hash=prev, hash=h, created=now))
         prev = h
     game.version = start + len(events)
+    return prev
 
 
 def moves_of(session: Session, game_id: str) -> list[MoveRow]:
