@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# test.sh - the project's single test command:  bash scripts/test.sh [pytest args...]
+#
+#  1. creates .venv if missing and installs the project with its test extras (again only when
+#     pyproject.toml or the set of packages changed);
+#  2. installs (apt) and starts Postfix + Dovecot + PostgreSQL on loopback, each run with its own
+#     state dirs and free ports, so concurrent runs don't collide; stopped again on exit;
+#  3. runs ruff check ., mypy, then python -m pytest "$@".
+# Exit status: pytest's if it failed (5 = no tests collected counts as failure), else 1 if ruff or
+# mypy failed, else 0.
+#
+# Environment:
+#   PBEM_NO_SERVERS=1  don't install/start servers; the integration tests then skip
+#   PBEM_SKIP_LINT=1   skip ruff and mypy (quicker local iterations)
+#   PBEM_KEEP_STACK=1  keep the per-run server dirs (configs, logs, Maildirs) after the run
+# The servers need root (CI runs as root); without root use PBEM_NO_SERVERS=1.
+set -Eeuo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+
+log() { printf '[test.sh] %s\n' "$*" >&2; }
+T0=$EPOCHREALTIME
+since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f s", b - a }'; }
+
+# --- 1. virtualenv ------------------------------------------------------------------------------
+ensure_venv() {
+  local t=$EPOCHREALTIME stamp
+  if [[ ! -x .venv/bin/python ]]; then
+    # bare Debian has no python3, or python3 without the venv module (python3-venv)
+    if ! python3 -m venv .venv 2>/dev/null; then
+      log "python3 -m venv failed; installing python3 + python3-venv with apt"
+      rm -rf .venv
+      DEBIAN_FRONTEND=noninteractive apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+        python3 python3-venv >/dev/null
+      python3 -m venv .venv
+    fi
+    .venv/bin/python -m pip install -q --upgrade pip
+  fi
+  # reinstall only when the packaging metadata or the set of top-level packages changed
+  stamp=$({ cat pyproject.toml; ls -d -- */__init__.py 2>/dev/null; } | sha256sum)
+  if [[ $(cat .venv/.pbem-install-stamp 2>/dev/null) != "$stamp" ]]; then
+    .venv/bin/python -m pip install -q -e '.[test]'
+    echo "$stamp" > .venv/.pbem-install-stamp
+  fi
+  log "venv ready ($(since "$t"))"
+}
+
+# --- 2. servers ---------------------------------------------------------------------------------
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+pick_ports() {  # a random block of 100 ports in 20000-32699 where none of ours is in use
+  local try base p
+  for ((try = 0; try < 50; try++)); do
+    base=$((20000 + RANDOM % 127 * 100))
+    for p in 24 25 43 54 87 93; do
+      port_open $((base + p)) && continue 2
+    done
+    export MAILSTACK_LMTP_PORT=$((base + 24)) MAILSTACK_SMTP_PORT=$((base + 25))
+    export MAILSTACK_IMAP_PORT=$((base + 43)) MAILSTACK_SUBMISSION_PORT=$((base + 87))
+    export MAILSTACK_IMAPS_PORT=$((base + 93)) PGSTACK_PORT=$((base + 54))
+    return 0
+  done
+  log "no free port block found"
+  return 1
+}
+
+stop_servers() {
+  local t=$EPOCHREALTIME clean=1
+  [[ ${PBEM_KEEP_STACK:-0} == 1 ]] && clean=0
+  CLEAN=$clean bash scripts/services.sh stop || true
+  log "servers stopped ($(since "$t"))"
+  if (( !clean )); then log "kept $MAILSTACK_DIR and $PGSTACK_DIR"; fi
+}
+
+start_servers() {
+  local t=$EPOCHREALTIME out
+  if [[ $(id -u) != 0 ]]; then
+    log "the servers need root; run as root or set PBEM_NO_SERVERS=1"
+    return 1
+  fi
+  bash scripts/services.sh install
+  log "server packages ready ($(since "$t"))"
+
+  t=$EPOCHREALTIME
+  # Per-run state dirs (parents must be world-traversable: /tmp is). Picking ports and binding them
+  # happens under a lock so two runs can't pick the same ports; fd 9 is not passed to the daemons.
+  MAILSTACK_DIR=$(mktemp -d /tmp/pbem-mailstack.XXXXXX)
+  PGSTACK_DIR=$(mktemp -d /tmp/pbem-pgstack.XXXXXX)
+  chmod 755 "$MAILSTACK_DIR"
+  export MAILSTACK_DIR PGSTACK_DIR
+  trap stop_servers EXIT
+  servers_started=1
+  exec 9> /tmp/pbem-test-ports.lock
+  flock 9
+  pick_ports
+  # capture first, then eval: eval "$(...)" would hide a failed start
+  out=$(bash scripts/services.sh start 9>&-)
+  flock -u 9
+  exec 9>&-
+  eval "$out"
+  log "servers started ($(since "$t")): SMTP $MAILSTACK_SMTP_PORT, IMAP $MAILSTACK_IMAP_PORT, PostgreSQL $PGSTACK_PORT"
+}
+
+# make the EXIT trap run on Ctrl-C / kill too
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+servers_started=0
+ensure_venv
+export VIRTUAL_ENV=$ROOT/.venv PATH=$ROOT/.venv/bin:$PATH
+
+if [[ ${PBEM_NO_SERVERS:-0} == 1 ]]; then
+  log "PBEM_NO_SERVERS=1: no servers, integration tests will skip"
+  unset DATABASE_URL "${!MAILSTACK_@}" "${!PGSTACK_@}"
+else
+  start_servers
+fi
+
+# --- 3. lint, types, tests ----------------------------------------------------------------------
+lint_rc=0
+if [[ ${PBEM_SKIP_LINT:-0} != 1 ]]; then
+  t=$EPOCHREALTIME
+  ruff check . || lint_rc=1
+  mypy || lint_rc=1
+  log "ruff + mypy done ($(since "$t"), failed=$lint_rc)"
+fi
+
+t=$EPOCHREALTIME
+rc=0
+python -m pytest "$@" || rc=$?
+log "pytest exited $rc ($(since "$t"))"
+
+if (( servers_started )); then
+  trap - EXIT
+  stop_servers
+fi
+if (( rc == 0 && lint_rc != 0 )); then
+  log "tests passed but ruff/mypy reported problems"
+  rc=1
+fi
+log "total $(since "$T0"), exit $rc"
+exit $rc

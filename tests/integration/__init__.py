@@ -1,0 +1,1 @@
+"""Tests against real servers (Postfix, Dovecot, PostgreSQL) started by scripts/test.sh."""
