@@ -418,8 +418,9 @@ class _Replay:
                                      expected=e.expected, candidates=e.candidates)) from None
         if self.state is None:
             if not self.players:
-                raise _Stop(LogError(1, 1, "syntax", 'expected a [Players "..."] tag naming 3 '
-                                     "to 5 players; this log has none"))
+                end = self.text.count("\n") + 1  # where the missing tag was looked for
+                raise _Stop(LogError(end, 1, "syntax", 'expected a [Players "..."] tag naming 3 '
+                                     "to 5 players before the end of the log"))
             self.setup(RoundMarker(self.line or 1, 0))
         if self.seed is not None:
             self.resolve_seeded()
