@@ -618,12 +618,15 @@ class Moderator:
     # ------------------------------------------------------------------- deadlines
 
     def auto_move(self, s: Session, game: Game, now: datetime) -> list[str]:
-        """Play the deadline policy's command for every seat to act; returns the
-        canonical commands played."""
+        """Play the deadline policy's command for every seat to act. Returns
+        `seat: command` lines for the operator; the players' notice names only the
+        seats (a kept or chosen card is private), and each seat reads its own result
+        in its status mail."""
         events, state = self.load(s, game)
         seats = seats_of(s, game.id)
         played = Played(state)
         done: list[str] = []
+        late: list[str] = []
         for seat_no in to_act(state):
             if seat_no == CHANCE or seat_no not in to_act(played.state):
                 continue
@@ -632,9 +635,11 @@ class Moderator:
             played.events.extend(evs)
             text = format_command(cmd)
             played.moves.append((seat_no, text))
-            done.append(f"{_seat_name(seats, seat_no)}: {text}")
+            late.append(_seat_name(seats, seat_no))
+            done.append(f"{late[-1]}: {text}")
             resolve_chance(played, game.seed)
-        notice = "The deadline passed; the moderator played " + "; ".join(done) + "."
+        notice = (f"The deadline passed; the moderator played for {', '.join(late)} "
+                  "(this game's policy for late players).")
         self._commit(s, game, seats, state, events, played, now, source="auto", notice=notice)
         return done
 
