@@ -111,7 +111,7 @@ def test_status_mail_does_not_depend_on_other_seats_secrets(mod, mailbox, smtp) 
         for viewer in range(4):
             changed = tuple(
                 p if i == viewer else dataclasses.replace(
-                    p, florins=p.florins + 1234, hand=tuple(reversed(p.hand)) + ("poet",),
+                    p, florins=p.florins + 1234, hand=("poet",) * len(p.hand),
                     bonus_hand=("per-building",) * len(p.bonus_hand),
                     prestige_hand=("most-buildings",) * len(p.prestige_hand))
                 for i, p in enumerate(state.players))
