@@ -1,0 +1,79 @@
+"""The moderator commands through the real command line (typer's CliRunner)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pbem.cli import app
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    for var in ("DATABASE_URL", "PBEM_CONFIG", "PBEM_DB", "PBEM_TRANSPORT"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("PBEM_MODERATOR_ADDRESS", "moderator@example.org")
+    monkeypatch.setenv("PBEM_MAIL_DIR", str(tmp_path / "mail"))
+    return tmp_path
+
+
+def ok(*args: str) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_init_new_poll_status_export(env: Path) -> None:
+    assert "database ready" in ok("init")
+    assert (env / "var" / "pbem.sqlite").exists()
+    out = ok("new", "-p", "anna:anna@example.org:Europe/Amsterdam", "-p", "bas:bas@example.org",
+             "-p", "chris:chris@example.org", "--game", "pof-17", "--turn-hours", "48")
+    assert "created pof-17" in out
+    assert "sent 6" in ok("poll", "--once")
+    assert len(list((env / "mail" / "anna@example.org" / "new").glob("*.eml"))) == 2
+    data = json.loads(ok("status", "pof-17", "--as", "anna", "--json"))
+    assert data["version"] == 4 and data["deadline"] and data["outbox"] == {"sent": 6}
+    anna, bas = data["view"]["players"][:2]
+    assert anna["dealt"] and bas["dealt"] is None and bas["florins"] is None
+    assert "Setup" in ok("status", "pof-17")
+    log = ok("export", "pof-17")
+    assert '[Players "anna, bas, chris"]' in log and "* deal" not in log  # hidden until the end
+    assert "* deal anna" in ok("export", "pof-17", "--full")
+
+
+def test_moderator_commands(env: Path) -> None:
+    ok("new", "-p", "anna:anna@example.org", "-p", "bas:bas@example.org",
+       "-p", "chris:chris@example.org")
+    assert "paused" in ok("pause", "pof-1", "--reason", "holiday")
+    assert "resumed" in ok("resume", "pof-1")
+    assert "extended" in ok("extend", "pof-1", "24")
+    assert "now played by" in ok("replace", "pof-1", "bas", "--email", "zoe@example.org",
+                                 "--name", "zoe")
+    assert "sent" in ok("poll", "--once")
+    assert json.loads(ok("status", "pof-1", "--json"))["players"][1]["email"] == \
+        "zoe@example.org"
+
+
+def test_usage_errors(env: Path) -> None:
+    r = runner.invoke(app, ["new", "-p", "anna", "-p", "bas:bas@x.org", "-p", "c:c@x.org"])
+    assert r.exit_code == 2 and "NAME:ADDRESS" in r.output
+    r = runner.invoke(app, ["new", "-p", "a:a@x.org:Mars/Olympus", "-p", "b:b@x.org",
+                            "-p", "c:c@x.org"])
+    assert r.exit_code == 2 and "time zone" in r.output
+    r = runner.invoke(app, ["new", "-p", "a:a@x.org", "-p", "b:b@x.org"])
+    assert r.exit_code == 2 and "3 to 5" in r.output
+    r = runner.invoke(app, ["status", "pof-404"])
+    assert r.exit_code == 1 and "no game" in r.output
+
+
+def test_demo_plays_a_whole_game(env: Path) -> None:
+    out = ok("demo", "--out", str(env / "demo"), "--players", "3")
+    assert "played to the end" in out and "winner" in out
+    mails = list((env / "demo" / "mail" / "anna@example.org" / "cur").glob("*.eml"))
+    assert len(mails) > 50
