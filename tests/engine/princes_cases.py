@@ -1,0 +1,766 @@
+"""Read and run the DATC-style case files in tests/cases/princes/*.case.
+
+The format is described in tests/cases/README.md. `load_cases` reads every file into
+`Case` objects; `run_case` builds the starting position (a real setup, or a position
+written down in GIVEN), applies the LOG lines with `engine.game.apply` and checks every
+EXPECT line, plus the invariants every case gets for free:
+
+* a refused command leaves the state exactly as it was (and is not listed by
+  `legal_commands`);
+* folding the case's events with `evolve` from the starting state gives the state
+  built step by step, and every event survives `to_dict`/`from_dict`.
+
+Mistakes in a case file raise `CaseFormatError` (with file and line); a case whose
+expectations do not hold raises `CaseFailure`, which names the line of the case file.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import re
+import shlex
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import notation
+from engine import decks, grid
+from engine.commands import ChanceCommand, Command, PlayerCommand
+from engine.errors import IllegalMoveError, NotationError
+from engine.events import EVENT_TYPES, Event, from_dict, to_dict
+from engine.game import apply, evolve, new_state, seeded_chance, start_game
+from engine.legal import legal_commands
+from engine.ruleset import FREEDOMS, LANDSCAPES, RULES
+from engine.scoring import count
+from engine.state import CHANCE, Player, State
+from engine.views import view_for
+
+CASES_DIR = Path(__file__).resolve().parents[1] / "cases" / "princes"
+DEFAULT_PLAYERS = ("anna", "bas", "chris", "dirk")
+KEYWORDS = ("CASE", "RULE", "PLAYERS", "SEED", "FROM", "GIVEN", "LOG", "EXPECT", "END")
+
+
+class CaseFormatError(Exception):
+    """A case file that does not follow the case format."""
+
+
+class CaseFailure(AssertionError):
+    """A case whose expectations do not hold."""
+
+
+@dataclass(frozen=True)
+class Line:
+    number: int  # 1-based line in the case file
+    text: str
+
+
+@dataclass
+class Block:
+    log: list[Line] = field(default_factory=list)
+    expect: list[Line] = field(default_factory=list)
+
+
+@dataclass
+class Case:
+    id: str
+    file: Path
+    line: int
+    rules: list[str] = field(default_factory=list)
+    description: list[str] = field(default_factory=list)
+    players: tuple[str, ...] | None = None
+    seed: str | None = None
+    base: str | None = None  # FROM
+    given: list[Line] = field(default_factory=list)
+    blocks: list[Block] = field(default_factory=list)
+
+    @property
+    def where(self) -> str:
+        return f"{self.file.name}:{self.line}"
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _format_error(path: Path, number: int, message: str) -> CaseFormatError:
+    return CaseFormatError(f"{path.name}:{number}: {message}")
+
+
+def parse_case_file(path: Path) -> list[Case]:
+    """All cases of one file, in order.
+
+    Raises:
+        CaseFormatError: the file breaks the case format.
+    """
+    cases: list[Case] = []
+    case: Case | None = None
+    section = ""
+    for number, raw in enumerate(path.read_text("utf-8").splitlines(), 1):
+        text = raw.strip()
+        if not text or text.startswith("#"):
+            continue
+        word, _, rest = text.partition(" ")
+        rest = rest.strip()
+        if word not in KEYWORDS:
+            if case is None:
+                raise _format_error(path, number, f"text outside a case: {text!r}")
+            if section == "head":
+                case.description.append(text)
+            elif section == "GIVEN":
+                case.given.append(Line(number, text))
+            elif section == "LOG":
+                case.blocks[-1].log.append(Line(number, text))
+            elif section == "EXPECT":
+                case.blocks[-1].expect.append(Line(number, text))
+            else:
+                raise _format_error(path, number, f"unexpected text {text!r}")
+            continue
+        if word == "CASE":
+            if case is not None:
+                raise _format_error(path, number, f"CASE {rest} inside case {case.id} (no END)")
+            if not re.fullmatch(r"[a-z0-9][a-z0-9.-]*", rest):
+                raise _format_error(path, number, f"bad case id {rest!r}")
+            case = Case(rest, path, number)
+            section = "head"
+            continue
+        if case is None:
+            raise _format_error(path, number, f"{word} outside a case")
+        if word == "END":
+            _check_case(case, path, number)
+            cases.append(case)
+            case, section = None, ""
+        elif word == "RULE":
+            if section != "head":
+                raise _format_error(path, number, "RULE belongs to the head of a case")
+            case.rules.append(rest)
+        elif word == "PLAYERS":
+            case.players = tuple(n.strip().lower() for n in rest.split(",") if n.strip())
+        elif word == "SEED":
+            case.seed = rest
+        elif word == "FROM":
+            case.base = rest
+        elif word == "GIVEN":
+            section = "GIVEN"
+        elif word == "LOG":
+            case.blocks.append(Block())
+            section = "LOG"
+        elif word == "EXPECT":
+            if section != "LOG":
+                case.blocks.append(Block())
+            section = "EXPECT"
+    if case is not None:
+        raise _format_error(path, case.line, f"case {case.id} has no END")
+    return cases
+
+
+def _check_case(case: Case, path: Path, number: int) -> None:
+    if not case.rules:
+        raise _format_error(path, case.line, f"case {case.id} cites no RULE")
+    if not case.description:
+        raise _format_error(path, case.line, f"case {case.id} has no description")
+    if not any(b.expect for b in case.blocks):
+        raise _format_error(path, number, f"case {case.id} expects nothing")
+
+
+def load_cases(directory: Path = CASES_DIR) -> list[Case]:
+    """Every case of every *.case file, checked for unique ids and known FROM bases.
+
+    Raises:
+        CaseFormatError: a malformed file, a repeated id or an unknown FROM.
+    """
+    cases: list[Case] = []
+    for path in sorted(directory.glob("*.case")):
+        cases.extend(parse_case_file(path))
+    seen: dict[str, Case] = {}
+    for c in cases:
+        if c.id in seen:
+            raise CaseFormatError(f"{c.where}: case id {c.id} also at {seen[c.id].where}")
+        seen[c.id] = c
+    for c in cases:
+        if c.base is not None and c.base not in seen:
+            raise CaseFormatError(f"{c.where}: FROM names unknown case {c.base}")
+    return cases
+
+
+# --------------------------------------------------------------------------- GIVEN
+
+
+def _resolve(case: Case, by_id: dict[str, Case]) -> tuple[tuple[str, ...], str | None,
+                                                          list[Line]]:
+    """Players, seed and GIVEN lines of a case, following FROM."""
+    chain = [case]
+    while chain[-1].base is not None:
+        nxt = by_id[chain[-1].base]
+        if nxt in chain:
+            raise CaseFormatError(f"{case.where}: FROM loop")
+        chain.append(nxt)
+    players: tuple[str, ...] | None = None
+    seed: str | None = None
+    given: list[Line] = []
+    for c in reversed(chain):
+        players = c.players or players
+        seed = c.seed if c.seed is not None else seed
+        given.extend(c.given)
+    return players or DEFAULT_PLAYERS, seed, given
+
+
+def _items(lines: Sequence[Line]) -> Iterator[tuple[Line, str | None, list[str]]]:
+    """(line, player or None, words) for each comma-separated item of GIVEN."""
+    for line in lines:
+        text = line.text
+        who: str | None = None
+        m = re.match(r"([a-z][a-z0-9_-]*)\s*:(.*)$", text)
+        if m:
+            who, text = m.group(1), m.group(2)
+        for part in text.split(","):
+            words = part.split()
+            if words:
+                yield line, who, words
+
+
+def _int(line: Line, word: str) -> int:
+    try:
+        return int(word)
+    except ValueError:
+        raise CaseFormatError(f"line {line.number}: expected a number, found {word!r}") \
+            from None
+
+
+def _seat(line: Line, players: Sequence[str], name: str) -> int:
+    if name not in players:
+        raise CaseFormatError(f"line {line.number}: unknown player {name!r}")
+    return players.index(name)
+
+
+_PLAYER_INTS = {
+    "florins": "florins", "fame": "fame", "builders": "builders", "jesters": "jesters",
+    "recruiting": "recruiting", "recruiters": "recruiters", "actions": "actions",
+    "wv": "best_wv",
+}
+_PLAYER_LISTS = {
+    "freedoms": "freedoms", "hand": "hand", "table": "table", "bonus": "bonus_hand",
+    "prestige": "prestige_hand", "dealt": "dealt",
+}
+_PLAYER_FLAGS = {"won": "won", "out": "out", "done": "turn_done"}
+
+
+def _given_player(p: Player, line: Line, words: list[str]) -> Player:
+    key, args = words[0], words[1:]
+    R = dataclasses.replace
+    if key in _PLAYER_INTS and len(args) == 1:
+        return R(p, **{_PLAYER_INTS[key]: _int(line, args[0])})
+    if key in _PLAYER_LISTS:
+        return R(p, **{_PLAYER_LISTS[key]: tuple(args)})
+    if key in _PLAYER_FLAGS and not args:
+        return R(p, **{_PLAYER_FLAGS[key]: True})
+    if key in LANDSCAPES:
+        cells = notation_cells(line, args)
+        return R(p, landscapes=(*p.landscapes, (key, cells)))
+    if key == "building" and args and args[0] in RULES.buildings:
+        cells = notation_cells(line, args[1:])
+        return R(p, buildings=(*p.buildings, (args[0], cells)))
+    if key == "used":
+        used = dict(p.used)
+        for kind in args:
+            if kind not in RULES.limits:
+                raise CaseFormatError(f"line {line.number}: unknown action kind {kind!r}")
+            used[kind] = used.get(kind, 0) + 1
+        return R(p, used=used)
+    raise CaseFormatError(f"line {line.number}: unknown player item {' '.join(words)!r}")
+
+
+def notation_cells(line: Line, cells: Sequence[str]) -> tuple[str, ...]:
+    for c in cells:
+        if c not in grid.CELL_NAMES:
+            raise CaseFormatError(f"line {line.number}: {c!r} is not a cell")
+    return tuple(sorted(cells, key=lambda c: (c[0], int(c[1:]))))
+
+
+def _held_cards(players: Sequence[Player]) -> dict[str, set[str]]:
+    held: dict[str, set[str]] = {"profession": set(), "bonus": set(), "prestige": set()}
+    for p in players:
+        for deck, cards in (("profession", (*p.hand, *p.table, *p.dealt)),
+                            ("bonus", p.bonus_hand), ("prestige", p.prestige_hand)):
+            for c in cards:
+                if c in held[deck]:
+                    raise CaseFormatError(f"{c} is held twice in GIVEN")
+                held[deck].add(c)
+    return held
+
+
+def _check_player(p: Player, line_no: int) -> Player:
+    """Fill the grid masks of a given player and check the position is possible."""
+    where = f"GIVEN (near line {line_no}), {p.name}"
+    occupied = 0
+    buildings = 0
+    for tile, cells in (*p.buildings, *p.landscapes):
+        mask = grid.mask_of(cells)
+        why = grid.shape_error(tile, mask)
+        if why:
+            raise CaseFormatError(f"{where}: {why}")
+        if mask & grid.PALAZZO:
+            raise CaseFormatError(f"{where}: {tile} covers the Palazzo")
+        if mask & occupied:
+            raise CaseFormatError(f"{where}: {tile} overlaps another tile")
+        occupied |= mask
+        if tile in RULES.buildings:
+            buildings |= mask
+    names = [b for b, _ in p.buildings]
+    if len(set(names)) != len(names):
+        raise CaseFormatError(f"{where}: a building twice")
+    if len(set(p.freedoms)) != len(p.freedoms) or not set(p.freedoms) <= set(FREEDOMS):
+        raise CaseFormatError(f"{where}: bad freedoms {p.freedoms}")
+    if p.builders > RULES.limits["max_builders"]:
+        raise CaseFormatError(f"{where}: more than 3 builders")
+    for c in (*p.hand, *p.table, *p.dealt):
+        if c not in RULES.professions:
+            raise CaseFormatError(f"{where}: {c!r} is not a profession")
+    for c in p.bonus_hand:
+        if c not in RULES.bonus:
+            raise CaseFormatError(f"{where}: {c!r} is not a bonus card")
+    for c in p.prestige_hand:
+        if c not in RULES.prestige:
+            raise CaseFormatError(f"{where}: {c!r} is not a prestige card")
+    return dataclasses.replace(p, occupied=occupied, building_cells=buildings)
+
+
+def build_given(players: tuple[str, ...], lines: Sequence[Line]) -> State:
+    """The position a GIVEN section describes, with a consistent supply.
+
+    Raises:
+        CaseFormatError: an unknown item or an impossible position.
+    """
+    base = new_state(start_game(players))
+    ps = list(base.players)
+    game: dict[str, Any] = {"round": 1, "phase": "auction", "start": 0}
+    supply: list[tuple[Line, str, int]] = []
+    marked: set[str] = set()
+    deck_override: dict[str, decks.Deck] = {}
+    last_line = 0
+    for line, who, words in _items(lines):
+        last_line = line.number
+        if who is not None:
+            seat = _seat(line, players, who)
+            ps[seat] = _given_player(ps[seat], line, words)
+            continue
+        key, args = words[0], words[1:]
+        if key == "round" and len(args) == 1:
+            game["round"] = _int(line, args[0])
+        elif key == "phase" and len(args) == 1 and args[0] in ("auction", "action"):
+            game["phase"] = args[0]
+        elif key in ("start", "turn", "namer") and len(args) == 1:
+            game[key] = None if args[0] == "none" else _seat(line, players, args[0])
+        elif key == "money" and args == ["open"]:
+            game["money_open"] = True
+        elif key == "supply" and len(args) == 2:
+            supply.append((line, args[0], _int(line, args[1])))
+        elif key == "marked":
+            marked.update(args)
+        elif key == "deck" and args and args[0] in RULES_DECKS:
+            segments = " ".join(args[1:]).split("/")
+            deck_override[args[0]] = tuple(
+                frozenset(seg.split()) for seg in segments if seg.split())
+        else:
+            raise CaseFormatError(f"line {line.number}: unknown GIVEN item {' '.join(words)!r}")
+    ps = [_check_player(p, last_line) for p in ps]
+    held = _held_cards(ps)
+    n = len(players)
+    stacks = dict(RULES.stacks)
+    for p in ps:
+        for kind in LANDSCAPES:
+            stacks[kind] -= p.count_landscape(kind)
+        stacks["jester"] -= p.jesters
+        stacks["builder"] -= p.builders
+        stacks["recruiting"] -= p.recruiting + p.recruiters
+    buildings_left = {b: RULES.building_copies - sum(p.has_building(b) for p in ps)
+                      for b in RULES.buildings}
+    freedoms_left = {f: n - 1 - sum(f in p.freedoms for p in ps) for f in FREEDOMS}
+    for line, what, value in supply:
+        if what in stacks:
+            stacks[what] = value
+        elif what in buildings_left:
+            buildings_left[what] = value
+        elif what in freedoms_left:
+            freedoms_left[what] = value
+        else:
+            raise CaseFormatError(f"line {line.number}: no supply of {what!r}")
+    over = [k for t in (stacks, buildings_left, freedoms_left) for k, v in t.items() if v < 0]
+    if over:
+        raise CaseFormatError(f"GIVEN uses more than exist of: {', '.join(over)}")
+    all_cards = {"profession": RULES.professions, "bonus": RULES.bonus,
+                 "prestige": RULES.prestige}
+    deck_map = {}
+    for deck, cards in all_cards.items():
+        if deck in deck_override:
+            d = deck_override[deck]
+            inside = set().union(*d) if d else set()
+            if inside & held[deck] or not inside <= set(cards):
+                raise CaseFormatError(f"GIVEN deck {deck} holds a held or unknown card")
+            deck_map[deck] = d
+        else:
+            deck_map[deck] = decks.new_deck(c for c in cards if c not in held[deck])
+    start = game["start"]
+    turn = game.get("turn", start)
+    if game["phase"] == "action" and turn is not None and ps[turn].turn_done:
+        raise CaseFormatError(f"GIVEN turn {players[turn]} has already ended their turn")
+    return dataclasses.replace(
+        base, players=tuple(ps), phase=game["phase"], round=game["round"], start=start,
+        turn=turn, namer=game.get("namer", turn if turn is not None else start),
+        money_open=game.get("money_open", False), marked=frozenset(marked), stacks=stacks,
+        buildings_left=buildings_left, freedoms_left=freedoms_left, decks=deck_map,
+        pending=None, lot=None, high=None, price=0, passed=frozenset(),
+    )
+
+
+RULES_DECKS = ("profession", "bonus", "prestige")
+
+
+# --------------------------------------------------------------------------- running
+
+
+@dataclass
+class Run:
+    """A case being run: the state, the events so far and those of the last block."""
+
+    case: Case
+    players: tuple[str, ...]
+    seed: str | None
+    start: State
+    state: State
+    events: list[Event] = field(default_factory=list)
+    block_events: list[Event] = field(default_factory=list)
+    error: IllegalMoveError | NotationError | None = None
+
+    def fail(self, line: Line, message: str) -> CaseFailure:
+        return CaseFailure(f"{self.case.file.name}:{line.number}: {line.text!r}: {message}")
+
+    def seat(self, line: Line, name: str) -> int:
+        if name not in self.players:
+            raise self.fail(line, f"unknown player {name!r}")
+        return self.players.index(name)
+
+    def name(self, seat: int | None) -> str:
+        return "none" if seat is None else self.players[seat]
+
+
+def parse_log_line(run: Run, line: Line) -> tuple[int, Command] | int:
+    """(seat, command) of a LOG line, or the number of a `round N` marker.
+
+    Raises:
+        NotationError: the command text is not in the notation.
+    """
+    text = line.text
+    if text.startswith("*"):
+        chance: ChanceCommand = notation.parse_chance(text, run.players)
+        return CHANCE, chance
+    m = re.fullmatch(r"round\s+(\d+)", text)
+    if m:
+        return int(m.group(1))
+    actor, colon, rest = text.partition(":")
+    if not colon:
+        raise run.fail(line, "a log line is 'PLAYER: command', '* chance' or 'round N'")
+    seat = run.seat(line, actor.strip().lower())
+    cmd: PlayerCommand = notation.parse_command(rest, run.players)
+    return seat, cmd
+
+
+def _apply_seeded(run: Run) -> None:
+    """With a SEED, make every deal or draw that is due from the seed."""
+    if run.seed is None:
+        return
+    while run.state.pending is not None and run.state.pending.kind in ("deal", "draw"):
+        cmd = seeded_chance(run.state, run.seed)
+        run.state, new = apply(run.state, CHANCE, cmd)
+        run.events.extend(new)
+        run.block_events.extend(new)
+
+
+def run_block_log(run: Run, block: Block, expect_error: bool) -> None:
+    run.block_events = []
+    run.error = None
+    _apply_seeded(run)
+    for i, line in enumerate(block.log):
+        last = i == len(block.log) - 1
+        try:
+            parsed = parse_log_line(run, line)
+        except NotationError as e:
+            if expect_error and last:
+                run.error = e
+                return
+            raise run.fail(line, f"notation error at column {e.column}: {e}") from e
+        if isinstance(parsed, int):
+            if run.state.round != parsed:
+                raise run.fail(line, f"the game is in round {run.state.round}")
+            continue
+        seat, cmd = parsed
+        before = copy.deepcopy(run.state)
+        try:
+            run.state, new = apply(run.state, seat, cmd)
+        except IllegalMoveError as e:
+            if run.state != before:
+                raise run.fail(line, "a refused command changed the state") from e
+            if seat != CHANCE and cmd in legal_commands(run.state, seat):
+                raise run.fail(line, "refused, yet listed by legal_commands") from e
+            if expect_error and last:
+                run.error = e
+                return
+            raise run.fail(line, f"refused: [{e.rule}] {e.message}") from e
+        if expect_error and last:
+            raise run.fail(line, "accepted, but EXPECT says it is refused")
+        run.events.extend(new)
+        run.block_events.extend(new)
+        _apply_seeded(run)
+    if expect_error and not block.log:
+        raise CaseFailure(f"{run.case.where}: 'error' expected after an empty LOG")
+
+
+# --------------------------------------------------------------------------- EXPECT
+
+
+def _multiset(values: Sequence[str]) -> list[str]:
+    return sorted(values)
+
+
+def _yes(word: str) -> bool:
+    if word not in ("yes", "no"):
+        raise CaseFormatError(f"expected yes or no, found {word!r}")
+    return word == "yes"
+
+
+def _player_fact(run: Run, line: Line, p: Player, key: str, args: list[str]) -> None:
+    got: Any
+    want: Any
+    if key in _PLAYER_INTS:
+        got, want = getattr(p, _PLAYER_INTS[key]), _int(line, args[0])
+    elif key in ("forest", "lake", "park"):
+        got, want = p.count_landscape(key), _int(line, args[0])
+    elif key == "empty":
+        got, want = count(p, "empty"), _int(line, args[0])
+    elif key in _PLAYER_LISTS:
+        got, want = _multiset(getattr(p, _PLAYER_LISTS[key])), _multiset(args)
+    elif key == "buildings":
+        got, want = _multiset([b for b, _ in p.buildings]), _multiset(args)
+    elif key in _PLAYER_FLAGS:
+        got, want = getattr(p, _PLAYER_FLAGS[key]), _yes(args[0])
+    else:
+        raise CaseFormatError(f"line {line.number}: unknown player fact {key!r}")
+    if got != want:
+        raise run.fail(line, f"{p.name} {key} is {got}")
+
+
+_SEAT_FIELDS = {"seat", "victim", "high", "start"}
+_SEATS_FIELDS = {"winners", "best"}
+
+
+def _event_value(run: Run, line: Line, field_name: str, text: str) -> Any:
+    if text == "()":
+        return ()
+    if field_name in _SEAT_FIELDS:
+        return run.seat(line, text)
+    if field_name in _SEATS_FIELDS:
+        return tuple(run.seat(line, t) for t in text.split(",") if t)
+    if text in ("yes", "no"):
+        return text == "yes"
+    if re.fullmatch(r"-?\d+", text):
+        return int(text)
+    if "," in text:
+        return tuple(text.split(","))
+    return text
+
+
+def _event_matches(run: Run, line: Line, event: Event, name: str,
+                   fields: list[tuple[str, str]]) -> bool:
+    if type(event).__name__ != name:
+        return False
+    for key, text in fields:
+        if not hasattr(event, key):
+            raise CaseFormatError(f"line {line.number}: {name} has no field {key!r}")
+        got = getattr(event, key)
+        want = _event_value(run, line, key, text)
+        if isinstance(got, tuple) and not isinstance(want, tuple):
+            want = (want,)
+        if got != want:
+            return False
+    return True
+
+
+def _event_fact(run: Run, line: Line, args: list[str], negated: bool) -> None:
+    name = args[0]
+    if name not in EVENT_TYPES:
+        raise CaseFormatError(f"line {line.number}: unknown event type {name!r}")
+    fields = []
+    for a in args[1:]:
+        key, eq, value = a.partition("=")
+        if not eq:
+            raise CaseFormatError(f"line {line.number}: expected field=value, found {a!r}")
+        fields.append((key, value))
+    hits = [e for e in run.block_events if _event_matches(run, line, e, name, fields)]
+    if negated and hits:
+        raise run.fail(line, f"unexpected event {hits[0]!r}")
+    if not negated and not hits:
+        same = [e for e in run.block_events if type(e).__name__ == name]
+        raise run.fail(line, f"no such event; {name} events of this block: {same!r}")
+
+
+def _legal_fact(run: Run, line: Line, text: str, negated: bool) -> None:
+    try:
+        parsed = parse_log_line(run, Line(line.number, text))
+    except NotationError as e:
+        raise CaseFormatError(f"line {line.number}: {e}") from e
+    if isinstance(parsed, int) or parsed[0] == CHANCE:
+        raise CaseFormatError(f"line {line.number}: 'legal' needs 'PLAYER: command'")
+    seat, cmd = parsed
+    listed = cmd in legal_commands(run.state, seat)
+    if listed == negated:
+        raise run.fail(line, "listed by legal_commands" if negated else
+                       "not listed by legal_commands")
+
+
+def check_expect(run: Run, line: Line) -> None:
+    s = run.state
+    words = shlex.split(line.text)
+    key, args = words[0], words[1:]
+    if key == "error":
+        return  # checked by run_case
+    if key == "event":
+        return _event_fact(run, line, args, negated=False)
+    if key == "no" and args and args[0] == "event":
+        return _event_fact(run, line, args[1:], negated=True)
+    if key == "legal":
+        return _legal_fact(run, line, line.text.split(None, 1)[1], negated=False)
+    if key == "not" and args and args[0] == "legal":
+        return _legal_fact(run, line, line.text.split(None, 2)[2], negated=True)
+    if key == "view":
+        return _view_fact(run, line, args)
+    if key in run.players:
+        if not args:
+            raise CaseFormatError(f"line {line.number}: a player fact needs a field")
+        return _player_fact(run, line, s.players[run.players.index(key)], args[0], args[1:])
+    got: Any
+    want: Any
+    if key == "phase":
+        got, want = s.phase, args[0]
+    elif key == "round":
+        got, want = s.round, _int(line, args[0])
+    elif key in ("turn", "start", "high"):
+        got, want = run.name(getattr(s, key)), args[0]
+    elif key == "lot":
+        got, want = s.lot or "none", args[0]
+    elif key == "price":
+        got, want = s.price, _int(line, args[0])
+    elif key == "winner":
+        got = sorted(run.name(w) for w in s.winners)
+        want = sorted(w.strip() for w in " ".join(args).split(",") if w.strip())
+    elif key == "marked":
+        got, want = sorted(s.marked), sorted(args)
+    elif key == "supply":
+        what = args[0]
+        for table in (s.stacks, s.buildings_left, s.freedoms_left):
+            if what in table:
+                got = table[what]
+                break
+        else:
+            raise CaseFormatError(f"line {line.number}: no supply of {what!r}")
+        want = _int(line, args[1])
+    elif key == "deck":
+        got, want = decks.deck_size(s.decks[args[0]]), _int(line, args[1])
+    elif key == "pending":
+        pd = s.pending
+        got = "none" if pd is None else " ".join(
+            w for w in (pd.kind, run.name(pd.seat), pd.deck or pd.tile) if w)
+        want = " ".join(args)
+    else:
+        raise CaseFormatError(f"line {line.number}: unknown expectation {key!r}")
+    if got != want:
+        raise run.fail(line, f"{key} is {got}")
+    return None
+
+
+_VIEW_FIELDS = {"florins": "florins", "hand": "hand", "bonus": "bonus_hand",
+                "prestige": "prestige_hand", "dealt": "dealt"}
+
+
+def _view_fact(run: Run, line: Line, args: list[str]) -> None:
+    """`view VIEWER PLAYER FIELD VALUE...`: what VIEWER (a player or `public`) sees."""
+    if len(args) < 4 or args[2] not in _VIEW_FIELDS:
+        raise CaseFormatError(f"line {line.number}: write: view VIEWER PLAYER "
+                              f"{'|'.join(_VIEW_FIELDS)} VALUE... (or hidden)")
+    viewer = None if args[0] == "public" else run.seat(line, args[0])
+    shown = getattr(view_for(run.state, viewer).players[run.seat(line, args[1])],
+                    _VIEW_FIELDS[args[2]])
+    want = args[3:]
+    if want == ["hidden"]:
+        ok = shown is None
+    elif shown is None:
+        ok = False
+    elif args[2] == "florins":
+        ok = shown == _int(line, want[0])
+    else:
+        ok = sorted(shown) == sorted(want)
+    if not ok:
+        raise run.fail(line, f"{args[0]} sees {args[1]} {args[2]} as {shown}")
+
+
+_ERROR_RE = re.compile(r'error\s+(?:illegal\s+([a-z0-9-]+)|(syntax))(?:\s+"([^"]*)")?\s*$')
+
+
+def _check_error(run: Run, line: Line, error: IllegalMoveError | NotationError | None) -> None:
+    m = _ERROR_RE.match(line.text)
+    if not m:
+        raise CaseFormatError(
+            f'line {line.number}: write: error illegal RULE-ID ["text"] or error syntax ["text"]')
+    rule, syntax, text = m.groups()
+    if error is None:
+        raise run.fail(line, "nothing was refused")
+    if syntax:
+        if not isinstance(error, NotationError):
+            raise run.fail(line, f"refused by the engine, not the notation: {error.message}")
+    elif not isinstance(error, IllegalMoveError):
+        raise run.fail(line, f"refused by the notation: {error.message}")
+    elif error.rule != rule:
+        raise run.fail(line, f"refused under rule {error.rule!r}: {error.message}")
+    if text and text.lower() not in error.message.lower():
+        raise run.fail(line, f"the message is {error.message!r}")
+
+
+def run_case(case: Case, by_id: dict[str, Case]) -> Run:
+    """Run one case; return the finished run.
+
+    Raises:
+        CaseFailure: an expectation or an invariant does not hold.
+        CaseFormatError: the case is malformed.
+    """
+    players, seed, given = _resolve(case, by_id)
+    first = case.blocks[0]
+    if not first.log and any(ln.text.startswith("error") for ln in first.expect):
+        # A case about the setup itself: starting the game is refused.
+        try:
+            start_game(players)
+        except IllegalMoveError as e:
+            refused = Run(case, players, seed, State(players=()), State(players=()))
+            for line in first.expect:
+                _check_error(refused, line, e)
+            return refused
+        raise CaseFailure(f"{case.where}: the game started, but EXPECT says it is refused")
+    if given:
+        start = build_given(players, given)
+    else:
+        start = new_state(start_game(players))
+    run = Run(case, players, seed, start, start)
+    for block in case.blocks:
+        errors = [ln for ln in block.expect if ln.text.split()[0] == "error"]
+        if len(errors) > 1:
+            raise CaseFormatError(f"line {errors[1].number}: one error per EXPECT block")
+        run_block_log(run, block, expect_error=bool(errors))
+        if errors:
+            _check_error(run, errors[0], run.error)
+        for line in block.expect:
+            check_expect(run, line)
+    folded = run.start
+    for e in run.events:
+        assert from_dict(to_dict(e)) == e, f"{e!r} does not survive to_dict/from_dict"
+        folded = evolve(folded, e)
+    if folded != run.state:
+        raise CaseFailure(f"{case.where}: folding the events does not give the final state")
+    return run
