@@ -1,0 +1,504 @@
+"""One command per line: parse player commands and chance lines, format them back.
+
+Grammar (words case-insensitive, any unique prefix of 3+ letters, `#` starts a comment):
+
+    keep PROFESSION...            open OBJECT        bid N         pass
+    take OBJECT                   place LANDSCAPE CELL...          choose CARD
+    build BUILDING CELL...        work PROFESSION [+BONUS ...] [pp N]
+    profession    bonus           freedom FREEDOM    recruit PROFESSION from PLAYER
+    sell N        done
+    * deal PLAYER: PROFESSION...  * draw PLAYER DECK: CARD...      (chance lines)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from engine.commands import (
+    Bid,
+    Build,
+    ChanceCommand,
+    Choose,
+    Command,
+    Deal,
+    Done,
+    Draw,
+    Freedom,
+    Keep,
+    Open,
+    Pass,
+    Place,
+    PlayerCommand,
+    Recruit,
+    Sell,
+    Take,
+    TakeBonus,
+    TakeProfession,
+    Work,
+)
+
+from .reader import END_OF_LINE, MAX_DIGITS, Reader
+from .words import (
+    BONUS_CARDS,
+    BUILDINGS,
+    CARDS,
+    CELL_ORDER,
+    CHANCE_WORDS,
+    DECK_CARDS,
+    DECK_WORDS,
+    FREEDOM_WORDS,
+    LANDSCAPE_WORDS,
+    OBJECT_WORDS,
+    PROFESSIONS,
+    VERBS,
+    Vocabulary,
+    player_vocabulary,
+    quote,
+)
+
+_PASS = Pass()
+_DONE = Done()
+_TAKE_PROFESSION = TakeProfession()
+_TAKE_BONUS = TakeBonus()
+
+
+def _keep(r: Reader, players: Vocabulary | None) -> PlayerCommand:
+    return Keep(r.words(PROFESSIONS))
+
+
+def _open(r: Reader, players: Vocabulary | None) -> PlayerCommand:
+    obj = r.word(OBJECT_WORDS)
+    r.end()
+    return Open(obj)
+
+
+def _bid(r: Reader, players: Vocabulary | None) -> PlayerCommand:
+    amount = r.number()
+    r.end()
+    return Bid(amount)
+
+
+def _pass(r: Reader, players: Vocabulary | None) -> PlayerCommand:
+    r.end()
+    return _PASS
+
+
+def _take(r: Reader, players: Vocabulary | None) -> PlayerCommand:
+    obj = r.word(OBJECT_WORDS)
+    r.end()
+    return Take(obj)
+
+
+def _place(r: Reader, players: Vocabulary | None) -> PlayerCommand:
+    landscape = r.word(LANDSCAPE_WORDS)
+    return Place(landscape, r.cells())
+
+
+def _choose(r: Reader, players: Vocabulary | None) -> PlayerCommand:
+    card = r.word(CARDS)
+    r.end()
+    return Choose(card)
+
+
+def _build(r: Reader, players: Vocabulary | None) -> PlayerCommand:
+    building = r.word(BUILDINGS)
+    return Build(building, r.cells())
+
+
+_WORK_TAIL = ("bonus card", "pp", END_OF_LINE)
+
+
+def _work(r: Reader, players: Vocabulary | None) -> PlayerCommand:
+    profession = r.word(PROFESSIONS)
+    bonuses: list[str] = []
+    pp: int | None = None
+    while not r.at_end:
+        tok = r.peek()
+        if tok[0] == "+":
+            bonuses.append(_bonus_card(r, tok))
+        elif tok.lower() == "pp":
+            if pp is not None:
+                raise r.fail(
+                    f"expected a bonus card or end of line{r.context()}, found a second 'pp'",
+                    expected=("bonus card", END_OF_LINE),
+                )
+            r.said.append("pp")
+            r.i += 1
+            pp = r.number()
+        elif tok.lower() in BONUS_CARDS:
+            card = BONUS_CARDS.lookup[tok.lower()]
+            raise r.fail(
+                f"expected {quote('+' + card)}{r.context()}, found {quote(tok)};"
+                " bonus cards are written with '+' in front",
+                expected=_WORK_TAIL,
+            )
+        else:
+            raise r.unexpected("a bonus card like '+per-building', 'pp N' or end of line",
+                               _WORK_TAIL)
+    return Work(profession, tuple(bonuses), pp or 0)
+
+
+def _bonus_card(r: Reader, tok: str) -> str:
+    """Read `+card` or `+ card` (the current token starts with '+')."""
+    if tok == "+":
+        r.said.append("+")
+        r.i += 1
+        card = r.word(BONUS_CARDS)
+        r.said.pop()
+        r.said[-1] = "+" + card
+        return card
+    found = BONUS_CARDS.lookup.get(tok[1:].lower())
+    if found is None:
+        raise BONUS_CARDS.error(tok[1:], r.column(r.i) + 1)
+    r.said.append("+" + found)
+    r.i += 1
+    return found
+
+
+def _profession(r: Reader, players: Vocabulary | None) -> PlayerCommand:
+    r.end()
+    return _TAKE_PROFESSION
+
+
+def _bonus(r: Reader, players: Vocabulary | None) -> PlayerCommand:
+    r.end()
+    return _TAKE_BONUS
+
+
+def _freedom(r: Reader, players: Vocabulary | None) -> PlayerCommand:
+    freedom = r.word(FREEDOM_WORDS)
+    r.end()
+    return Freedom(freedom)
+
+
+def _recruit(r: Reader, players: Vocabulary | None) -> PlayerCommand:
+    profession = r.word(PROFESSIONS)
+    r.keyword("from")
+    victim = r.player(players)
+    r.end()
+    return Recruit(profession, victim)
+
+
+def _sell(r: Reader, players: Vocabulary | None) -> PlayerCommand:
+    steps = r.number()
+    r.end()
+    return Sell(steps)
+
+
+def _done(r: Reader, players: Vocabulary | None) -> PlayerCommand:
+    r.end()
+    return _DONE
+
+
+_READERS: dict[str, Callable[[Reader, Vocabulary | None], PlayerCommand]] = {
+    "keep": _keep,
+    "open": _open,
+    "bid": _bid,
+    "pass": _pass,
+    "take": _take,
+    "place": _place,
+    "choose": _choose,
+    "build": _build,
+    "work": _work,
+    "profession": _profession,
+    "bonus": _bonus,
+    "freedom": _freedom,
+    "recruit": _recruit,
+    "sell": _sell,
+    "done": _done,
+}
+assert set(_READERS) == set(VERBS.words)
+
+
+def read_command(r: Reader, players: Vocabulary | None) -> PlayerCommand:
+    """Read a whole player command from `r` (up to the end of its segment).
+
+    Raises:
+        NotationError: the tokens are no valid command.
+    """
+    if not r.at_end and r.peek()[0] == "*":
+        raise r.fail(
+            "a chance line ('* deal ...' or '* draw ...') is no player command; expected"
+            f" a command{r.context()}, found {r.found()}",
+            expected=("command",),
+        )
+    return _READERS[r.word(VERBS)](r, players)
+
+
+def read_chance(text: str, star: int, players: Vocabulary | None) -> ChanceCommand:
+    """Read the chance line in `text` (comment already cut off) whose '*' is at `star`.
+
+    Raises:
+        NotationError: the line is no valid chance line.
+    """
+    colon = text.find(":", star)
+    stop = colon if colon >= 0 else len(text)
+    head = Reader(text, star + 1, stop, ["*"], quote(":") if colon >= 0 else END_OF_LINE)
+    event = head.word(CHANCE_WORDS)
+    player = head.player(players)
+    deck = "profession" if event == "deal" else head.word(DECK_WORDS)
+    head.end(quote(":"))
+    if colon < 0:
+        raise head.unexpected(quote(":"), (quote(":"),))
+    said = head.said
+    said[-1] += ":"
+    cards = Reader(text, colon + 1, len(text), said).words(DECK_CARDS[deck])
+    if event == "deal":
+        return Deal(player, cards)
+    return Draw(player, deck, cards)
+
+
+def strip_comment(text: str) -> str:
+    """`text` up to its first '#'."""
+    hash_at = text.find("#")
+    return text if hash_at < 0 else text[:hash_at]
+
+
+# -- fast path ----------------------------------------------------------------------
+#
+# The readers above explain every error; the functions below only recognise the
+# common well-formed spellings, with plain dict lookups and no bookkeeping. They
+# return None for anything unusual (including every error), and the caller then takes
+# the slow path, which is the reference: a fast result always equals the slow one.
+
+_VERB = VERBS.lookup
+_PROFESSION = PROFESSIONS.lookup
+_BONUS = BONUS_CARDS.lookup
+_BUILDING = BUILDINGS.lookup
+_LANDSCAPE = LANDSCAPE_WORDS.lookup
+_OBJECT = OBJECT_WORDS.lookup
+_FREEDOM = FREEDOM_WORDS.lookup
+_CARD = CARDS.lookup
+_CHANCE = CHANCE_WORDS.lookup
+_DECK = DECK_WORDS.lookup
+_CELLS = frozenset(CELL_ORDER)
+_CELL_RANK = CELL_ORDER.__getitem__
+_DECK_LOOKUP = {deck: vocabulary.lookup for deck, vocabulary in DECK_CARDS.items()}
+_SIMPLE: dict[str, PlayerCommand] = {
+    "pass": _PASS,
+    "done": _DONE,
+    "profession": _TAKE_PROFESSION,
+    "bonus": _TAKE_BONUS,
+}
+
+
+def _fast_number(tok: str) -> int | None:
+    if tok.isdigit() and tok.isascii() and len(tok) <= MAX_DIGITS:
+        return int(tok)
+    return None
+
+
+def _fast_words(toks: list[str], start: int, lookup: dict[str, str]) -> tuple[str, ...] | None:
+    words: list[str] = []
+    for tok in toks[start:]:
+        word = lookup.get(tok.lower())
+        if word is None:
+            return None
+        words.append(word)
+    return tuple(words) if words else None
+
+
+def _fast_cells(toks: list[str], start: int) -> tuple[str, ...] | None:
+    cells = toks[start:]
+    if not _CELLS.issuperset(cells):
+        cells = [cell.lower() for cell in cells]
+        if not _CELLS.issuperset(cells):
+            return None
+    if not cells or len(set(cells)) != len(cells):
+        return None
+    cells.sort(key=_CELL_RANK)
+    return tuple(cells)
+
+
+def _fast_player(tok: str, players: Vocabulary | None) -> str | None:
+    return tok.lower() if players is None else players.lookup.get(tok.lower())
+
+
+def fast_command(toks: list[str], players: Vocabulary | None) -> PlayerCommand | None:
+    """The command the tokens spell if they are a common well-formed command, else None
+    (the slow path `read_command` then parses or explains)."""
+    verb = _VERB.get(toks[0].lower()) if toks else None
+    if verb is None:
+        return None
+    n = len(toks)
+    if n == 1:
+        return _SIMPLE.get(verb)
+    if verb == "bid" or verb == "sell":
+        amount = _fast_number(toks[1]) if n == 2 else None
+        if amount is None:
+            return None
+        return Bid(amount) if verb == "bid" else Sell(amount)
+    if verb == "build" or verb == "place":
+        tile = (_BUILDING if verb == "build" else _LANDSCAPE).get(toks[1].lower())
+        cells = _fast_cells(toks, 2)
+        if tile is None or cells is None:
+            return None
+        return Build(tile, cells) if verb == "build" else Place(tile, cells)
+    if verb == "work":
+        return _fast_work(toks)
+    if verb == "keep":
+        cards = _fast_words(toks, 1, _PROFESSION)
+        return Keep(cards) if cards is not None else None
+    if verb == "recruit":
+        if n != 4 or toks[2].lower() != "from":
+            return None
+        profession = _PROFESSION.get(toks[1].lower())
+        victim = _fast_player(toks[3], players)
+        if profession is None or victim is None:
+            return None
+        return Recruit(profession, victim)
+    if n != 2:
+        return None
+    word = toks[1].lower()
+    if verb == "open" or verb == "take":
+        obj = _OBJECT.get(word)
+        if obj is None:
+            return None
+        return Open(obj) if verb == "open" else Take(obj)
+    if verb == "choose":
+        card = _CARD.get(word)
+        return Choose(card) if card is not None else None
+    if verb == "freedom":
+        freedom = _FREEDOM.get(word)
+        return Freedom(freedom) if freedom is not None else None
+    return None
+
+
+def _fast_work(toks: list[str]) -> PlayerCommand | None:
+    profession = _PROFESSION.get(toks[1].lower())
+    if profession is None:
+        return None
+    bonuses: list[str] = []
+    pp: int | None = None
+    i, n = 2, len(toks)
+    while i < n:
+        tok = toks[i]
+        if tok[0] == "+":
+            card = _BONUS.get(tok[1:].lower())
+            if card is None:
+                return None
+            bonuses.append(card)
+            i += 1
+        elif tok.lower() == "pp" and pp is None and i + 1 < n:
+            pp = _fast_number(toks[i + 1])
+            if pp is None:
+                return None
+            i += 2
+        else:
+            return None
+    return Work(profession, tuple(bonuses), pp or 0)
+
+
+def fast_chance(text: str, star: int, players: Vocabulary | None) -> ChanceCommand | None:
+    """The chance command of a common well-formed chance line, else None (the slow
+    path `read_chance` then parses or explains)."""
+    colon = text.find(":", star)
+    if colon < 0:
+        return None
+    head = text[star + 1 : colon].split()
+    n = len(head)
+    if n < 2 or n > 3:
+        return None
+    event = _CHANCE.get(head[0].lower())
+    player = _fast_player(head[1], players)
+    if event is None or player is None:
+        return None
+    if event == "deal":
+        if n != 2:
+            return None
+        cards = _fast_words(text[colon + 1 :].split(), 0, _PROFESSION)
+        return Deal(player, cards) if cards is not None else None
+    deck = _DECK.get(head[2].lower()) if n == 3 else None
+    if deck is None:
+        return None
+    cards = _fast_words(text[colon + 1 :].split(), 0, _DECK_LOOKUP[deck])
+    return Draw(player, deck, cards) if cards is not None else None
+
+
+# -- public -----------------------------------------------------------------------
+
+
+def parse_command(text: str, players: Sequence[str] = ()) -> PlayerCommand:
+    """Parse one player command, e.g. `build univ a1 b1 c1 d1 a2 b2 c2 # my first`.
+
+    Player names (in `recruit ... from PLAYER`) resolve against `players`; with no
+    player list any name is accepted, lowercased.
+
+    Raises:
+        NotationError: `text` is not a command (`column` says where); chance lines
+            are refused too. AmbiguousError when a prefix fits several words.
+    """
+    content = strip_comment(text)
+    toks = content.split()
+    vocabulary = player_vocabulary(players) if toks and toks[0][:3].lower() == "rec" else None
+    command = fast_command(toks, vocabulary)
+    if command is not None:
+        return command
+    return read_command(Reader(content, 0, len(content), []), player_vocabulary(players))
+
+
+def parse_chance(text: str, players: Sequence[str] = ()) -> ChanceCommand:
+    """Parse one chance line, e.g. `* draw bas bonus: per-builder per-park`.
+
+    Raises:
+        NotationError: `text` is not a chance line.
+    """
+    content = strip_comment(text)
+    stripped = content.lstrip()
+    if not stripped.startswith("*"):
+        r = Reader(content, 0, len(content), [])
+        raise r.unexpected("a chance line starting with '*'", (quote("*"),))
+    star = len(content) - len(stripped)
+    vocabulary = player_vocabulary(players)
+    return fast_chance(content, star, vocabulary) or read_chance(content, star, vocabulary)
+
+
+def _cells(cells: tuple[str, ...]) -> str:
+    return " ".join(sorted(cells, key=lambda c: CELL_ORDER.get(c, -1)))
+
+
+def format_command(cmd: Command) -> str:
+    """The canonical text of a command: lowercase, full names, single spaces, cells
+    sorted, no comment. Chance commands come out as `* deal ...` / `* draw ...` lines.
+    """
+    match cmd:
+        case Keep(cards):
+            return f"keep {' '.join(cards)}"
+        case Open(obj):
+            return f"open {obj}"
+        case Bid(amount):
+            return f"bid {amount}"
+        case Pass():
+            return "pass"
+        case Take(obj):
+            return f"take {obj}"
+        case Place(landscape, cells):
+            return f"place {landscape} {_cells(cells)}"
+        case Choose(card):
+            return f"choose {card}"
+        case Build(building, cells):
+            return f"build {building} {_cells(cells)}"
+        case Work(profession, bonuses, pp):
+            text = f"work {profession}"
+            if bonuses:
+                text += " +" + " +".join(bonuses)
+            return f"{text} pp {pp}" if pp else text
+        case TakeProfession():
+            return "profession"
+        case TakeBonus():
+            return "bonus"
+        case Freedom(freedom):
+            return f"freedom {freedom}"
+        case Recruit(profession, victim):
+            return f"recruit {profession} from {victim}"
+        case Sell(steps):
+            return f"sell {steps}"
+        case Done():
+            return "done"
+        case Deal(player, cards):
+            return f"* deal {player}: {' '.join(cards)}"
+        case Draw(player, deck, cards):
+            return f"* draw {player} {deck}: {' '.join(cards)}"
+    raise TypeError(f"not a command: {cmd!r}")
+
+

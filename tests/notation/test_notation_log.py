@@ -1,0 +1,207 @@
+"""Game logs: the shared example, tags, items, and errors with line and column."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.commands import Deal, Draw, Keep, Pass, Recruit, Work
+from engine.errors import AmbiguousError, NotationError
+from notation import (
+    Chance,
+    Comment,
+    GameLog,
+    Move,
+    RoundMarker,
+    Tag,
+    format_log,
+    iter_log,
+    parse_log,
+)
+
+# A copy of ../shared/examples/princes-recorded-4p.log, read as is.
+EXAMPLE = Path(__file__).parent / "fixtures" / "princes-recorded-4p.log"
+
+HEADER = '[Game "princes-of-florence"]\n[Players "anna, bas, chris, dirk"]\n'
+
+
+def test_example_log_parses() -> None:
+    log = parse_log(EXAMPLE.read_text(encoding="utf-8"))
+    assert log.players == ("anna", "bas", "chris", "dirk")
+    assert log.tag("Game") == "princes-of-florence"
+    assert log.tag("variant") == "standard"
+    assert log.tag("Seed") is None
+    moves = [item for item in log.items if isinstance(item, Move)]
+    chances = [item for item in log.items if isinstance(item, Chance)]
+    rounds = [item for item in log.items if isinstance(item, RoundMarker)]
+    assert len(moves) == 121
+    assert len(chances) == 16
+    assert [r.number for r in rounds] == [1, 2, 3, 4, 5, 6, 7]
+    assert len(log.items) == 144  # 147 lines: 3 tags, no blanks
+    assert chances[0] == Chance(4, Deal("anna", ("alchemist", "composer", "theologian",
+                                                   "sculptor")))
+    assert chances[0].line == 4
+    assert moves[0] == Move(8, "anna", Keep(("alchemist", "composer", "sculptor")))
+    assert moves[0].line == 8
+    assert Move(0, "bas", Recruit("organ-builder", "dirk")) in moves
+    assert moves[-5].command == Work(
+        "philosopher", ("per-large-building", "per-landscape-type", "per-jester"), 7
+    )
+    assert Chance(0, Draw("bas", "bonus", ("per-builder", "per-category", "per-prestige",
+                                           "per-park", "per-table-card"))) in chances
+
+
+def test_example_log_round_trips() -> None:
+    log = parse_log(EXAMPLE.read_text(encoding="utf-8"))
+    text = format_log(log)
+    assert parse_log(text) == log
+    assert format_log(parse_log(text)) == text
+
+
+def test_example_lines_are_already_canonical() -> None:
+    text = EXAMPLE.read_text(encoding="utf-8")
+    canonical = {line for line in format_log(parse_log(text)).splitlines() if line}
+    assert canonical == {line for line in text.splitlines() if line}
+
+
+def test_iter_log_is_lazy_and_stops_at_first_bad_line() -> None:
+    text = HEADER + "round 1\nanna: pass\nbas: fly away\nchris: pass\n"
+    items = iter_log(text)
+    assert next(items) == Tag(1, "Game", "princes-of-florence")
+    assert next(items) == Tag(2, "Players", "anna, bas, chris, dirk")
+    assert next(items) == RoundMarker(3, 1)
+    assert next(items) == Move(4, "anna", Pass())
+    with pytest.raises(NotationError) as caught:
+        next(items)
+    assert (caught.value.line, caught.value.column) == (5, 6)
+    assert caught.value.message == "unknown command 'fly'"
+
+
+def test_comments_blank_lines_and_inline_comments() -> None:
+    text = (
+        "# a recorded game\n"
+        '[Event "Club #3"]  # the third table\n'
+        + HEADER
+        + "\n   \n# setup\n"
+        "anna: pass   # inline comments are dropped\n"
+        "#\n"
+    )
+    log = parse_log(text)
+    assert log.tag("event") == "Club #3"
+    assert log.items == (
+        Comment(1, "a recorded game"),
+        Comment(7, "setup"),
+        Move(8, "anna", Pass()),
+        Comment(9, ""),
+    )
+    assert [item.line for item in log.items] == [1, 7, 8, 9]
+    assert parse_log(format_log(log)) == log
+
+
+def test_known_tag_names_are_canonical_and_others_kept() -> None:
+    log = parse_log('[players "Anna, Bas"]\n[Table "3"]\n[round-Robin "yes"]\nANNA: pass\n')
+    assert log.tags == (("Players", "Anna, Bas"), ("Table", "3"), ("round-Robin", "yes"))
+    assert log.players == ("anna", "bas")
+    assert log.items == (Move(4, "anna", Pass()),)
+
+
+def test_tag_value_escapes_round_trip() -> None:
+    log = GameLog(
+        tags=(("Players", "a, b"), ("Event", 'The "big" one \\ final')),
+        items=(),
+    )
+    text = format_log(log)
+    assert '[Event "The \\"big\\" one \\\\ final"]' in text
+    assert parse_log(text) == log
+
+
+def test_actor_and_player_prefixes() -> None:
+    log = parse_log(HEADER + "chr: recruit poet from ann\nDIRK: pass\n")
+    assert log.items == (Move(3, "chris", Recruit("poet", "anna")), Move(4, "dirk", Pass()))
+
+
+def test_crlf_and_byte_order_mark() -> None:
+    text = "\ufeff" + HEADER.replace("\n", "\r\n") + "anna: pass\r\n"
+    assert parse_log(text).items == (Move(3, "anna", Pass()),)
+
+
+def test_empty_log() -> None:
+    assert parse_log("") == GameLog()
+    assert format_log(GameLog()) == ""
+
+
+# (text, line, column, expected); columns are 1-based in the whole line
+LOG_ERRORS = [
+    ("anna: pass\n", 1, 1, ("tag",)),
+    ('[Game "x"]\nround 1\n', 2, 1, ("tag",)),
+    (HEADER + "eve: pass\n", 3, 1, ("player",)),
+    (HEADER + "  eve: pass\n", 3, 3, ("player",)),
+    (HEADER + ": pass\n", 3, 1, ("player",)),
+    (HEADER + "anna bas: pass\n", 3, 6, ("':'",)),
+    (HEADER + "anna: build university h9\n", 3, 24, ("cell",)),
+    (HEADER + "anna: bid\n", 3, 10, ("number",)),
+    (HEADER + "anna:\n", 3, 6, ("command",)),
+    (HEADER + "anna: recruit poet from eve\n", 3, 25, ("player",)),
+    (HEADER + "anna: * deal anna: poet\n", 3, 7, ("command",)),
+    (HEADER + "pass\n", 3, 1, ("player",)),
+    (HEADER + "hello world\n", 3, 1, ("move", "round marker", "chance line", "tag")),
+    (HEADER + "round\n", 3, 6, ("number",)),
+    (HEADER + "round one\n", 3, 7, ("number",)),
+    (HEADER + "round 1 2\n", 3, 9, ("end of line",)),
+    (HEADER + "* deal anna poet\n", 3, 13, ("':'",)),
+    (HEADER + "* draw anna deck: poet\n", 3, 13, ("deck",)),
+    (HEADER + "* draw eve bonus: per-park\n", 3, 8, ("player",)),
+    (HEADER + '[Game "again"]\n', 3, 2, ("tag",)),
+    (HEADER + '[GAME "again"]\n', 3, 2, ("tag",)),
+    (HEADER + 'anna: pass\n[Event "late"]\n', 4, 1, ("move",)),
+    ('[Players "anna, bas, Anna"]\n', 1, 22, ("player",)),
+    ('[Players "anna,, bas"]\n', 1, 16, ("player",)),
+    ('[Players ""]\n', 1, 11, ("player",)),
+    ('[Players "anna, b:s"]\n', 1, 17, ("player",)),
+    ('[Players "anna, bas"\n', 1, 21, ("']'",)),
+    ('[Players "anna, bas]\n', 1, 21, ("'\"'",)),
+    ("[Players anna]\n", 1, 10, ("'\"'",)),
+    ('[ "x"]\n', 1, 3, ("tag name",)),
+    ('[1st "x"]\n', 1, 2, ("tag name",)),
+    ('[Event "x"] extra\n', 1, 13, ("end of line",)),
+]
+
+
+@pytest.mark.parametrize(("text", "line", "column", "expected"), LOG_ERRORS)
+def test_log_error_position(
+    text: str, line: int, column: int, expected: tuple[str, ...]
+) -> None:
+    with pytest.raises(NotationError) as caught:
+        parse_log(text)
+    error = caught.value
+    assert (error.line, error.column) == (line, column), error.message
+    assert error.expected == expected
+    bad_line = text.split("\n")[line - 1]
+    assert 1 <= error.column <= len(bad_line) + 1
+
+
+def test_ambiguous_actor() -> None:
+    with pytest.raises(AmbiguousError) as caught:
+        parse_log('[Players "anna, annabel"]\nann: pass\nanna: pass\n')
+    assert caught.value.line == 2
+    assert caught.value.candidates == ("anna", "annabel")
+
+
+def test_exact_player_name_beats_longer_name() -> None:
+    log = parse_log('[Players "anna, annabel"]\nanna: pass\nannab: pass\n')
+    assert [item.actor for item in log.items if isinstance(item, Move)] == ["anna", "annabel"]
+
+
+def test_duplicate_tag_message_names_first_line() -> None:
+    with pytest.raises(NotationError) as caught:
+        parse_log(HEADER + '[Game "again"]\n')
+    assert caught.value.message == "duplicate tag [Game]; it was already given on line 1"
+
+
+def test_move_before_players_message() -> None:
+    with pytest.raises(NotationError) as caught:
+        parse_log('[Game "x"]\nanna: pass\n')
+    assert caught.value.message == (
+        "expected a [Players \"...\"] tag before the first move or round, found 'anna:'"
+    )
