@@ -737,10 +737,10 @@ def run_case(case: Case, by_id: dict[str, Case]) -> Run:
         # A case about the setup itself: starting the game is refused.
         try:
             start_game(players)
-        except IllegalMoveError as e:
+        except IllegalMoveError as refusal:
             refused = Run(case, players, seed, State(players=()), State(players=()))
             for line in first.expect:
-                _check_error(refused, line, e)
+                _check_error(refused, line, refusal)
             return refused
         raise CaseFailure(f"{case.where}: the game started, but EXPECT says it is refused")
     if given:
@@ -758,9 +758,10 @@ def run_case(case: Case, by_id: dict[str, Case]) -> Run:
         for line in block.expect:
             check_expect(run, line)
     folded = run.start
-    for e in run.events:
-        assert from_dict(to_dict(e)) == e, f"{e!r} does not survive to_dict/from_dict"
-        folded = evolve(folded, e)
+    for event in run.events:
+        if from_dict(to_dict(event)) != event:
+            raise CaseFailure(f"{case.where}: {event!r} does not survive to_dict/from_dict")
+        folded = evolve(folded, event)
     if folded != run.state:
         raise CaseFailure(f"{case.where}: folding the events does not give the final state")
     return run
