@@ -371,6 +371,9 @@ def _decide_action(state: State, seat: int, cmd: Command) -> list[Event]:
                            f"{minimum}", "work-minimum")
         payment = wv * 100
         most = payment // RULES.florins_per_pp
+        if cmd.pp < 0:
+            raise _illegal("fame is converted from the payment, never back into money",
+                           "work-pp")
         if cmd.pp > most:
             raise _illegal(f"a payment of {payment} converts into at most {most} fame",
                            "work-pp")
