@@ -216,6 +216,7 @@ class _Replay:
         self.tags: list[tuple[str, str]] = []
         self.tag_lines: dict[str, int] = {}
         self.players: tuple[str, ...] = ()
+        self.seats: dict[str, int] = {}
         self.variant = "standard"
         self.seed: str | None = None
         self.result: dict[str, int] | None = None
@@ -310,6 +311,7 @@ class _Replay:
             line = self.tag_lines.get("players", item.line)
             raise _Stop(LogError(line, 1, "illegal", e.message, e.rule)) from None
         self.state = new_state(started)
+        self.seats = {name: seat for seat, name in enumerate(self.players)}
         self.events.append(started)
 
     # -- the body -----------------------------------------------------------------
@@ -326,7 +328,7 @@ class _Replay:
     def move(self, item: Move) -> None:
         state = self.state
         assert state is not None
-        seat = state.seat_of(item.actor)
+        seat = self.seats[item.actor]
         if self.seed is not None:
             self.resolve_seeded()
             state = self.state
