@@ -42,3 +42,20 @@ def _case_text(c: Case) -> str:
 def test_every_card_is_played_in_a_case(card: str) -> None:
     pattern = re.compile(rf"(?<![\w-]){re.escape(card)}(?![\w-])")
     assert any(pattern.search(_case_text(c)) for c in CASES), card
+
+
+def test_docs_cite_existing_cases() -> None:
+    """Every case id that docs/rules.md cites in [brackets] exists (wildcards allowed)."""
+    import fnmatch
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text("utf-8")
+    cited = {
+        token.strip()
+        for group in re.findall(r"(?<!`)\[([a-z0-9*][a-z0-9.*, \n-]*)\]", text)
+        for token in re.split(r"[,\s]+", group)
+        if token.strip() and token.strip() != "..."
+    }
+    assert len(cited) > 50
+    missing = [t for t in sorted(cited) if not fnmatch.filter(BY_ID, t)]
+    assert not missing, missing
