@@ -77,3 +77,8 @@ def test_demo_plays_a_whole_game(env: Path) -> None:
     assert "played to the end" in out and "winner" in out
     mails = list((env / "demo" / "mail" / "anna@example.org" / "cur").glob("*.eml"))
     assert len(mails) > 50
+    from pbem.logs import replay_log
+
+    log = ok("export", "pof-1", "--db", str(env / "demo" / "pbem.sqlite"))
+    result = replay_log(log)
+    assert result.ok and result.finished, result.error  # the export replays to the end
