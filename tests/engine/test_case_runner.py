@@ -72,3 +72,43 @@ def test_the_wrong_rule_id_fails(tmp_path: Path) -> None:
 def test_a_malformed_case_is_reported(tmp_path: Path, broken: str) -> None:
     with pytest.raises(CaseFormatError):
         _run(tmp_path, broken)
+
+
+def test_a_given_position(tmp_path: Path) -> None:
+    _run(tmp_path, """
+CASE t-given
+RULE test
+The brief's example position, with its supply kept consistent.
+GIVEN
+  round 3, phase action, turn anna
+  anna: florins 500, fame 4, builders 2, jesters 1, forest c5 c6 d5 d6
+  anna: building university a4 a5 a6 a7 b7 c7 d7, freedoms travel religion
+  anna: hand poet painter, bonus per-building, prestige most-works, table doctor
+EXPECT
+  anna empty 32
+  supply university 2
+  supply forest 5
+  supply jester 6
+  supply builder 4
+  supply travel 2
+  deck profession 18
+  deck bonus 19
+  deck prestige 13
+  round 3
+  phase action
+  turn anna
+END
+""")
+
+
+@pytest.mark.parametrize("item", [
+    "anna: forest a1 a3 a4 a5",  # on the Palazzo
+    "anna: forest c5 c6 d5 d6, lake d6 e6 f6",  # overlap
+    "anna: lake c5 c6",  # wrong size
+    "anna: hand poet\n  bas: hand poet",  # a card held twice
+    "anna: jesters 5\n  bas: jesters 3",  # more jesters than exist
+])
+def test_an_impossible_position_is_refused(tmp_path: Path, item: str) -> None:
+    with pytest.raises(CaseFormatError):
+        _run(tmp_path, GOOD.replace("round 1, phase auction", "round 1, phase auction\n  "
+                                    + item))
