@@ -31,7 +31,8 @@ class Profession:
 class BonusCard:
     name: str
     per: int
-    counts: tuple[str, ...]
+    counts: tuple[str, ...]  # +per for each of these things
+    distinct: tuple[str, ...] = ()  # +per for each of these things present at all
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +105,8 @@ def parse_rules(data: Mapping[str, Any]) -> Rules:
         name: Profession(name, *value) for name, value in data["professions"].items()
     }
     bonus = {
-        name: BonusCard(name, spec["per"], tuple(spec["counts"]))
+        name: BonusCard(name, spec["per"], tuple(spec.get("counts", ())),
+                        tuple(spec.get("distinct", ())))
         for name, spec in data["bonus"].items()
     }
     prestige: dict[str, PrestigeCard] = {}

@@ -36,16 +36,6 @@ def count(p: Player, what: str) -> int:
         return p.builders
     if what == "prestige":
         return len(p.prestige_hand)
-    if what == "category":  # ruling R6
-        return sum(
-            1
-            for n in (
-                p.count_landscape("forest"), p.count_landscape("lake"),
-                p.count_landscape("park"), p.jesters, p.builders, len(p.prestige_hand),
-                len(p.freedoms),
-            )
-            if n
-        )
     if what == "hand-card":
         return p.hand_cards()
     if what in ("table-card", "work"):
@@ -58,7 +48,9 @@ def count(p: Player, what: str) -> int:
 def bonus_value(p: Player, card: str) -> int:
     """What a bonus card adds to a work, for a player whose card is already played."""
     spec = RULES.bonus[card]
-    return spec.per * sum(count(p, what) for what in spec.counts)
+    total = sum(count(p, what) for what in spec.counts)
+    total += sum(1 for what in spec.distinct if count(p, what))
+    return spec.per * total
 
 
 def work_value(p: Player, profession: str, bonuses: Sequence[str]) -> int:
