@@ -517,8 +517,7 @@ class Moderator:
         if f.state is not None:
             ctx["legal"] = self._legal(f.state, seat.seat)
         text, html = self.renderer.render("error", ctx)
-        s.add(make_mail(self.cfg, game_id=game.id, kind="error", to=seat.email if
-                        seat.email == parsed.sender else parsed.sender,
+        s.add(make_mail(self.cfg, game_id=game.id, kind="error", to=parsed.sender,
                         subject=self._subject(game.id, "not applied: " + e.kind),
                         text=text, html=html, now=now,
                         reply_to=self.cfg.reply_address(seat.token),

@@ -121,7 +121,7 @@ def serve(mod: Moderator, inbox_factory: Callable[[], Inbox], sender: Sender,
                     if report.outcomes or report.sent.sent:
                         log.info("%s", report.summary())
                     inbox.wait(cfg.poll_seconds)
-        except PbemError as e:
+        except (PbemError, DBAPIError) as e:
             log.warning("%s; retrying in %.0f s", e, pause)
             stop.wait(pause)
             pause = min(pause * 2, 300)
