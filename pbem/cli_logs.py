@@ -73,7 +73,8 @@ def error_lines(r: ReplayResult) -> list[str]:
     if e.rule:
         out.append(f"  rule: {e.rule}")
     if e.candidates:
-        out.append(f"  did you mean: {', '.join(e.candidates)}")
+        if "did you mean" not in e.message:
+            out.append(f"  did you mean: {', '.join(e.candidates)}")
     elif e.expected:
         out.append(f"  expected: {', '.join(e.expected)}")
     if e.kind == "illegal" and e.rule and e.rule != "result":
