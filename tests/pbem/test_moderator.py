@@ -354,3 +354,12 @@ def test_moves_are_stored_for_export(mod, game, mailbox, smtp) -> None:
     assert [seat for seat, _ in moves[:3]] == [-1, -1, -1]
     assert all(text.startswith("* deal ") for _, text in moves[:3])
     assert moves[3] == (0, keep_line(state, 0))  # the canonical form is stored
+
+
+def test_html_mails_escape_what_players_wrote(mod, game, mailbox, smtp) -> None:
+    run(mod, mailbox, smtp)
+    send(mailbox, smtp, "anna@example.org", "<script>alert(1)</script>\n")
+    smtp.sent.clear()
+    run(mod, mailbox, smtp)
+    html = smtp.sent[0].get_body(("html",)).get_content()
+    assert "<script>" not in html and "&lt;script&gt;" in html
