@@ -36,6 +36,7 @@ import tracemalloc
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +108,10 @@ def commands_of(text: str) -> tuple[tuple[str, ...], list[tuple[int, Command]]]:
     return players, out
 
 
+def parse_only(text: str) -> int:
+    return sum(1 for _ in iter_log(text))
+
+
 def engine_only(games: Sequence[tuple[tuple[str, ...], list[tuple[int, Command]]]]) -> None:
     for players, moves in games:
         state = new_state(start_game(players))
@@ -147,9 +152,9 @@ def measure(kind: str, n: int, games: list[Game], repeat: int) -> Row:
         one = [(g.players, list(g.moves))]
         best = [float("inf")] * 3
         for _ in range(repeat):
-            best[0] = min(best[0], _timed(lambda text=text: replay_log(text)))
-            best[1] = min(best[1], _timed(lambda text=text: list(iter_log(text))))
-            best[2] = min(best[2], _timed(lambda one=one: engine_only(one)))
+            best[0] = min(best[0], _timed(partial(replay_log, text)))
+            best[1] = min(best[1], _timed(partial(parse_only, text)))
+            best[2] = min(best[2], _timed(partial(engine_only, one)))
         full, parse, engine = full + best[0], parse + best[1], engine + best[2]
     us = 1e6 / lines
     return Row(kind, n, len(games), lines / len(games), len(games) / full, full * us,
@@ -200,7 +205,7 @@ def chess_read_all(pgn: str) -> int:
 def measure_chess(count: int, repeat: int) -> dict[str, Any]:
     texts, moves = random_pgn(count)
     assert chess_read_all("".join(texts)) == moves  # one PGN file holds them all
-    t = sum(min(_timed(lambda g=g: chess_read_all(g)) for _ in range(repeat)) for g in texts)
+    t = sum(min(_timed(partial(chess_read_all, g)) for _ in range(repeat)) for g in texts)
     return {"games": count, "moves_per_game": moves / count, "games_per_s": count / t,
             "us_per_move": t * 1e6 / moves}
 

@@ -1,0 +1,24 @@
+"""scripts/bench_replay.py runs and reports every figure (no timing is asserted)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "bench_replay.py"
+
+
+def test_bench_replay_smoke() -> None:
+    out = subprocess.run(
+        [sys.executable, str(SCRIPT), "--games", "1", "--chess-games", "1", "--repeat", "1",
+         "--workers", "1", "--json"],
+        capture_output=True, text=True, check=True, timeout=300,
+    )
+    data = json.loads(out.stdout)
+    assert [(r["kind"], r["players"]) for r in data["rows"]] == [
+        (k, n) for k in ("recorded", "seeded") for n in (3, 4, 5)]
+    for row in data["rows"]:
+        assert row["games_per_s"] > 0 and row["us_per_line"] > 0 and row["peak_kib_per_game"] > 0
+    assert data["python_chess"]["us_per_move"] > 0
