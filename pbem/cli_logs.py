@@ -86,19 +86,35 @@ def error_lines(r: ReplayResult) -> list[str]:
     return out
 
 
-def _replay_all(files: list[Path], progress: bool) -> list[ReplayResult]:
-    if not progress:
-        return [replay_file(f) for f in files]
+def _report(r: ReplayResult, as_json: bool) -> str:
+    if as_json:
+        return json.dumps(r.to_json(), ensure_ascii=False)
+    return summary_line(r) if r.ok else "\n".join(error_lines(r))
+
+
+def _replay_with_bar(files: list[Path]) -> bool:
+    """Replay and report each file under a progress bar on stderr; True if all are valid.
+
+    Reports go to stdout as they come. When stdout is the same terminal, they are printed
+    through the bar's console, above the bar, so that the bar stays intact.
+    """
     from rich.console import Console
     from rich.progress import Progress
 
-    results = []
-    with Progress(console=Console(stderr=True), transient=True) as bar:
+    good = True
+    with Progress(console=Console(stderr=True), transient=True, redirect_stdout=False,
+                  redirect_stderr=False) as bar:
         task = bar.add_task("replaying", total=len(files))
         for f in files:
-            results.append(replay_file(f))
+            r = replay_file(f)
+            good = good and r.ok
+            if sys.stdout.isatty():
+                bar.console.print(_report(r, False), markup=False, highlight=False,
+                                  soft_wrap=True)
+            else:
+                typer.echo(_report(r, False))
             bar.advance(task)
-    return results
+    return good
 
 
 def replay_command(
@@ -113,15 +129,14 @@ def replay_command(
     Exit 0 if all logs are valid, 1 if any is not (or cannot be read), 2 on usage errors.
     """
     show_bar = (not as_json and len(files) >= PROGRESS_MIN_FILES and sys.stderr.isatty())
-    bad = False
-    for r in _replay_all(files, show_bar):
-        bad = bad or not r.ok
-        if as_json:
-            typer.echo(json.dumps(r.to_json(), ensure_ascii=False))
-        elif r.ok:
-            typer.echo(summary_line(r))
-        else:
-            typer.echo("\n".join(error_lines(r)))
+    if show_bar:
+        bad = not _replay_with_bar(files)
+    else:
+        bad = False
+        for f in files:  # one at a time: a result is dropped once reported
+            r = replay_file(f)
+            bad = bad or not r.ok
+            typer.echo(_report(r, as_json))
     raise typer.Exit(1 if bad else 0)
 
 
