@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sys
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -31,8 +32,17 @@ from .store import OutMail, Store, as_utc, due_mails
 
 log = logging.getLogger(__name__)
 
-TEMPLATE_DIR = Path(os.environ.get("PBEM_TEMPLATES", "")) if os.environ.get("PBEM_TEMPLATES") \
-    else Path(__file__).resolve().parent.parent / "templates"
+def _template_dir() -> Path:
+    """$PBEM_TEMPLATES, else the checkout's templates/, else the installed copy."""
+    if os.environ.get("PBEM_TEMPLATES"):
+        return Path(os.environ["PBEM_TEMPLATES"])
+    checkout = Path(__file__).resolve().parent.parent / "templates"
+    if checkout.is_dir():
+        return checkout
+    return Path(sys.prefix) / "share" / "pbem" / "templates"
+
+
+TEMPLATE_DIR = _template_dir()
 
 MAX_BACKOFF = timedelta(hours=6)
 
