@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain
+from typing import Any
 
 from . import __version__, decks, grid
 from .commands import (
@@ -623,11 +624,17 @@ def _count(used: Mapping[str, int], kind: str) -> dict[str, int]:
     return d
 
 
-def _after_pending(state: State) -> State:
-    """Where play goes once a won object's placement or choice is done."""
-    if state.phase == "auction":
-        return replace(state, turn=_next_namer(state))
-    return state
+def _with_turn(fresh: State, turn: int | None) -> State:
+    """Set whose turn it is on a state copy that `_evolve` has just made."""
+    _set_attr(fresh, "turn", turn)
+    return fresh
+
+
+def _after_pending(fresh: State) -> State:
+    """Where play goes once a won object's placement or choice is done (on a fresh copy)."""
+    if fresh.phase == "auction":
+        return _with_turn(fresh, _next_namer(fresh))
+    return fresh
 
 
 def evolve(state: State, event: Event) -> State:
@@ -637,154 +644,264 @@ def evolve(state: State, event: Event) -> State:
     return s
 
 
-def _evolve(state: State, e: Event) -> State:  # noqa: C901 - one branch per event type
+def _on_game_started(state: State, e: GameStarted) -> State:
+    n = len(e.players)
+    return State(
+        players=tuple(Player(name, RULES.start_florins) for name in e.players),
+        variant=e.variant, money_open=e.money_open, seeded=e.seeded, edition=e.edition,
+        phase="deal",
+        stacks=dict(RULES.stacks),
+        buildings_left=dict.fromkeys(RULES.buildings, RULES.building_copies),
+        freedoms_left=dict.fromkeys(FREEDOMS, n - 1),
+        decks={
+            "profession": decks.new_deck(RULES.professions),
+            "prestige": decks.new_deck(RULES.prestige),
+            "bonus": decks.new_deck(RULES.bonus),
+        },
+        pending=Pending("deal", 0, "profession", RULES.professions_dealt),
+    )
+
+
+def _on_professions_dealt(state: State, e: ProfessionsDealt) -> State:
     R = replace
     players = state.players
-    if isinstance(e, GameStarted):
-        n = len(e.players)
-        return State(
-            players=tuple(Player(name, RULES.start_florins) for name in e.players),
-            variant=e.variant, money_open=e.money_open, seeded=e.seeded, edition=e.edition,
-            phase="deal",
-            stacks=dict(RULES.stacks),
-            buildings_left=dict.fromkeys(RULES.buildings, RULES.building_copies),
-            freedoms_left=dict.fromkeys(FREEDOMS, n - 1),
-            decks={
-                "profession": decks.new_deck(RULES.professions),
-                "prestige": decks.new_deck(RULES.prestige),
-                "bonus": decks.new_deck(RULES.bonus),
-            },
-            pending=Pending("deal", 0, "profession", RULES.professions_dealt),
-        )
-    if isinstance(e, ProfessionsDealt):
-        deck = decks.remove_drawn(state.decks["profession"], e.cards)
-        players = _set(players, e.seat, R(players[e.seat], dealt=e.cards))
-        nxt = e.seat + 1
-        pending = (Pending("deal", nxt, "profession", RULES.professions_dealt)
-                   if nxt < len(players) else None)
-        return R(state, players=players, decks={**state.decks, "profession": deck},
-                 pending=pending, phase="deal" if pending else "keep")
-    if isinstance(e, ProfessionsKept):
-        deck = decks.new_deck(chain(*state.decks["profession"], e.returned))
-        players = _set(players, e.seat, R(players[e.seat], dealt=(), hand=e.kept))
-        return R(state, players=players, decks={**state.decks, "profession": deck})
-    if isinstance(e, RoundStarted):
-        players = tuple(
-            R(p, actions=0, used={}, best_wv=0, won=False, out=False, turn_done=False)
-            for p in players)
-        return R(state, players=players, phase="auction", round=e.round, start=e.start,
-                 turn=e.start, namer=e.start, lot=None, high=None, price=0,
-                 passed=frozenset(), marked=frozenset())
-    if isinstance(e, ObjectNamed):
-        s = R(state, lot=e.obj, high=e.seat, price=e.price, passed=frozenset(), namer=e.seat)
-        return R(s, turn=_next_bidder(s, e.seat))
-    if isinstance(e, BidRaised):
-        s = R(state, high=e.seat, price=e.amount)
-        return R(s, turn=_next_bidder(s, e.seat))
-    if isinstance(e, BidPassed):
-        s = R(state, passed=state.passed | {e.seat})
-        return R(s, turn=_next_bidder(s, e.seat))
-    if isinstance(e, NamingDeclined):
-        s = R(state, players=_set(players, e.seat, R(players[e.seat], out=True)))
-        return R(s, turn=_next_namer(s))
-    if isinstance(e, AuctionWon):
-        p = players[e.seat]
-        p = R(p, won=True, fame=p.fame - e.fame_sold,
-              florins=p.florins + e.fame_sold * RULES.fame_step_florins - e.price)
-        stacks = dict(state.stacks)
-        pending = None
-        if e.obj == "prestige":
-            n = min(RULES.draw, decks.deck_size(state.decks["prestige"]))
-            pending = Pending("draw", e.seat, "prestige", n)
+    deck = decks.remove_drawn(state.decks["profession"], e.cards)
+    players = _set(players, e.seat, R(players[e.seat], dealt=e.cards))
+    nxt = e.seat + 1
+    pending = (Pending("deal", nxt, "profession", RULES.professions_dealt)
+               if nxt < len(players) else None)
+    return R(state, players=players, decks={**state.decks, "profession": deck},
+             pending=pending, phase="deal" if pending else "keep")
+
+
+def _on_professions_kept(state: State, e: ProfessionsKept) -> State:
+    R = replace
+    players = state.players
+    deck = decks.new_deck(chain(*state.decks["profession"], e.returned))
+    players = _set(players, e.seat, R(players[e.seat], dealt=(), hand=e.kept))
+    return R(state, players=players, decks={**state.decks, "profession": deck})
+
+
+def _on_round_started(state: State, e: RoundStarted) -> State:
+    R = replace
+    players = tuple(
+        R(p, actions=0, used={}, best_wv=0, won=False, out=False, turn_done=False)
+        for p in state.players)
+    return R(state, players=players, phase="auction", round=e.round, start=e.start,
+             turn=e.start, namer=e.start, lot=None, high=None, price=0,
+             passed=frozenset(), marked=frozenset())
+
+
+def _on_object_named(state: State, e: ObjectNamed) -> State:
+    R = replace
+    s = R(state, lot=e.obj, high=e.seat, price=e.price, passed=frozenset(), namer=e.seat)
+    return _with_turn(s, _next_bidder(s, e.seat))
+
+
+def _on_bid_raised(state: State, e: BidRaised) -> State:
+    R = replace
+    s = R(state, high=e.seat, price=e.amount)
+    return _with_turn(s, _next_bidder(s, e.seat))
+
+
+def _on_bid_passed(state: State, e: BidPassed) -> State:
+    R = replace
+    s = R(state, passed=state.passed | {e.seat})
+    return _with_turn(s, _next_bidder(s, e.seat))
+
+
+def _on_naming_declined(state: State, e: NamingDeclined) -> State:
+    R = replace
+    players = state.players
+    s = R(state, players=_set(players, e.seat, R(players[e.seat], out=True)))
+    return _with_turn(s, _next_namer(s))
+
+
+def _on_auction_won(state: State, e: AuctionWon) -> State:
+    R = replace
+    players = state.players
+    p = players[e.seat]
+    p = R(p, won=True, fame=p.fame - e.fame_sold,
+          florins=p.florins + e.fame_sold * RULES.fame_step_florins - e.price)
+    stacks = dict(state.stacks)
+    pending = None
+    if e.obj == "prestige":
+        n = min(RULES.draw, decks.deck_size(state.decks["prestige"]))
+        pending = Pending("draw", e.seat, "prestige", n)
+    else:
+        stacks[e.obj] -= 1
+        if e.obj in LANDSCAPES:
+            pending = Pending("place", e.seat, tile=e.obj)
+        elif e.obj == "jester":
+            p = R(p, jesters=p.jesters + 1)
+        elif e.obj == "builder":
+            p = R(p, builders=p.builders + 1, fame=p.fame + RULES.fame_builder[p.builders])
         else:
-            stacks[e.obj] -= 1
-            if e.obj in LANDSCAPES:
-                pending = Pending("place", e.seat, tile=e.obj)
-            elif e.obj == "jester":
-                p = R(p, jesters=p.jesters + 1)
-            elif e.obj == "builder":
-                p = R(p, builders=p.builders + 1, fame=p.fame + RULES.fame_builder[p.builders])
-            else:
-                p = R(p, recruiting=p.recruiting + 1)
-        s = R(state, players=_set(players, e.seat, p), stacks=stacks, lot=None, high=None,
-              price=0, passed=frozenset(), marked=state.marked | {e.obj}, pending=pending,
-              turn=None)
-        return s if pending else _after_pending(s)
-    if isinstance(e, AuctionEnded):
-        return R(state, phase="action", turn=state.start)
-    if isinstance(e, CardsDrawn):
-        deck = decks.remove_drawn(state.decks[e.deck], e.cards)
-        return R(state, decks={**state.decks, e.deck: deck},
-                 pending=Pending("choose", e.seat, e.deck, cards=e.cards))
-    if isinstance(e, CardChosen):
-        p = players[e.seat]
-        if e.deck == "profession":
-            p = R(p, hand=(*p.hand, e.card))
-        elif e.deck == "bonus":
-            p = R(p, bonus_hand=(*p.bonus_hand, e.card))
-        else:
-            p = R(p, prestige_hand=(*p.prestige_hand, e.card))
-        deck = decks.put_under(state.decks[e.deck], e.returned)
-        s = R(state, players=_set(players, e.seat, p), decks={**state.decks, e.deck: deck},
-              pending=None)
-        return _after_pending(s)
-    if isinstance(e, LandscapePlaced):
-        p = players[e.seat]
-        p = R(p, landscapes=(*p.landscapes, (e.landscape, e.cells)),
-              occupied=p.occupied | grid.mask_of(e.cells), fame=p.fame + e.fame)
-        return _after_pending(R(state, players=_set(players, e.seat, p), pending=None))
-    if isinstance(e, BuildingBuilt):
-        p = players[e.seat]
-        mask = grid.mask_of(e.cells)
-        p = R(p, buildings=(*p.buildings, (e.building, e.cells)), occupied=p.occupied | mask,
-              building_cells=p.building_cells | mask, florins=p.florins - e.cost,
-              fame=p.fame + e.fame, actions=p.actions + 1, used=_count(p.used, "build"))
-        left = {**state.buildings_left, e.building: state.buildings_left[e.building] - 1}
-        return R(state, players=_set(players, e.seat, p), buildings_left=left)
-    if isinstance(e, WorkCompleted):
-        p = played(players[e.seat], e.profession, e.bonuses)
-        p = R(p, florins=p.florins + e.payment - e.pp * RULES.florins_per_pp,
-              fame=p.fame + e.pp, best_wv=max(p.best_wv, e.wv), actions=p.actions + 1,
-              used=_count(p.used, "work"))
-        return R(state, players=_set(players, e.seat, p))
-    if isinstance(e, CardBought):
-        p = players[e.seat]
-        p = R(p, florins=p.florins - e.cost, actions=p.actions + 1, used=_count(p.used, e.deck))
-        n = min(RULES.draw, decks.deck_size(state.decks[e.deck]))
-        return R(state, players=_set(players, e.seat, p),
-                 pending=Pending("draw", e.seat, e.deck, n))
-    if isinstance(e, FreedomIntroduced):
-        p = players[e.seat]
-        p = R(p, freedoms=(*p.freedoms, e.freedom), florins=p.florins - e.cost,
-              actions=p.actions + 1, used=_count(p.used, "freedom"))
-        left = {**state.freedoms_left, e.freedom: state.freedoms_left[e.freedom] - 1}
-        return R(state, players=_set(players, e.seat, p), freedoms_left=left)
-    if isinstance(e, Recruited):
-        p = players[e.seat]
-        v = players[e.victim]
-        table = list(v.table)
-        table.remove(e.profession)
-        players = _set(players, e.seat, R(p, recruiting=p.recruiting - 1,
-                                          hand=(*p.hand, e.profession)))
-        players = _set(players, e.victim, R(v, table=tuple(table), recruiters=v.recruiters + 1))
-        return R(state, players=players)
-    if isinstance(e, FameSold):
-        p = players[e.seat]
-        p = R(p, fame=p.fame - e.steps, florins=p.florins + e.steps * RULES.fame_step_florins)
-        return R(state, players=_set(players, e.seat, p))
-    if isinstance(e, TurnEnded):
-        s = R(state, players=_set(players, e.seat, R(players[e.seat], turn_done=True)))
-        return R(s, turn=_next_seat(s, e.seat, lambda i: not s.players[i].turn_done))
-    if isinstance(e, RoundEnded):
-        players = tuple(R(p, fame=p.fame + RULES.fame_best_work) if i in e.best else p
-                        for i, p in enumerate(players))
-        return R(state, players=players, phase="roundend", turn=None)
-    if isinstance(e, PrestigeScored):
-        p = players[e.seat]
-        return R(state, players=_set(players, e.seat, R(p, fame=p.fame + e.fame)),
-                 phase="scored")
-    if isinstance(e, GameEnded):
-        return R(state, phase="over", winners=e.winners, turn=None)
-    if isinstance(e, Reverted):
-        raise AssertionError("a Reverted event needs the history: use replay()")
-    raise AssertionError(f"unknown event {e!r}")
+            p = R(p, recruiting=p.recruiting + 1)
+    s = R(state, players=_set(players, e.seat, p), stacks=stacks, lot=None, high=None,
+          price=0, passed=frozenset(), marked=state.marked | {e.obj}, pending=pending,
+          turn=None)
+    return s if pending else _after_pending(s)
+
+
+def _on_auction_ended(state: State, e: AuctionEnded) -> State:
+    R = replace
+    return R(state, phase="action", turn=state.start)
+
+
+def _on_cards_drawn(state: State, e: CardsDrawn) -> State:
+    R = replace
+    deck = decks.remove_drawn(state.decks[e.deck], e.cards)
+    return R(state, decks={**state.decks, e.deck: deck},
+             pending=Pending("choose", e.seat, e.deck, cards=e.cards))
+
+
+def _on_card_chosen(state: State, e: CardChosen) -> State:
+    R = replace
+    players = state.players
+    p = players[e.seat]
+    if e.deck == "profession":
+        p = R(p, hand=(*p.hand, e.card))
+    elif e.deck == "bonus":
+        p = R(p, bonus_hand=(*p.bonus_hand, e.card))
+    else:
+        p = R(p, prestige_hand=(*p.prestige_hand, e.card))
+    deck = decks.put_under(state.decks[e.deck], e.returned)
+    s = R(state, players=_set(players, e.seat, p), decks={**state.decks, e.deck: deck},
+          pending=None)
+    return _after_pending(s)
+
+
+def _on_landscape_placed(state: State, e: LandscapePlaced) -> State:
+    R = replace
+    players = state.players
+    p = players[e.seat]
+    p = R(p, landscapes=(*p.landscapes, (e.landscape, e.cells)),
+          occupied=p.occupied | grid.mask_of(e.cells), fame=p.fame + e.fame)
+    return _after_pending(R(state, players=_set(players, e.seat, p), pending=None))
+
+
+def _on_building_built(state: State, e: BuildingBuilt) -> State:
+    R = replace
+    players = state.players
+    p = players[e.seat]
+    mask = grid.mask_of(e.cells)
+    p = R(p, buildings=(*p.buildings, (e.building, e.cells)), occupied=p.occupied | mask,
+          building_cells=p.building_cells | mask, florins=p.florins - e.cost,
+          fame=p.fame + e.fame, actions=p.actions + 1, used=_count(p.used, "build"))
+    left = {**state.buildings_left, e.building: state.buildings_left[e.building] - 1}
+    return R(state, players=_set(players, e.seat, p), buildings_left=left)
+
+
+def _on_work_completed(state: State, e: WorkCompleted) -> State:
+    R = replace
+    players = state.players
+    p = played(players[e.seat], e.profession, e.bonuses)
+    p = R(p, florins=p.florins + e.payment - e.pp * RULES.florins_per_pp,
+          fame=p.fame + e.pp, best_wv=max(p.best_wv, e.wv), actions=p.actions + 1,
+          used=_count(p.used, "work"))
+    return R(state, players=_set(players, e.seat, p))
+
+
+def _on_card_bought(state: State, e: CardBought) -> State:
+    R = replace
+    players = state.players
+    p = players[e.seat]
+    p = R(p, florins=p.florins - e.cost, actions=p.actions + 1, used=_count(p.used, e.deck))
+    n = min(RULES.draw, decks.deck_size(state.decks[e.deck]))
+    return R(state, players=_set(players, e.seat, p),
+             pending=Pending("draw", e.seat, e.deck, n))
+
+
+def _on_freedom_introduced(state: State, e: FreedomIntroduced) -> State:
+    R = replace
+    players = state.players
+    p = players[e.seat]
+    p = R(p, freedoms=(*p.freedoms, e.freedom), florins=p.florins - e.cost,
+          actions=p.actions + 1, used=_count(p.used, "freedom"))
+    left = {**state.freedoms_left, e.freedom: state.freedoms_left[e.freedom] - 1}
+    return R(state, players=_set(players, e.seat, p), freedoms_left=left)
+
+
+def _on_recruited(state: State, e: Recruited) -> State:
+    R = replace
+    players = state.players
+    p = players[e.seat]
+    v = players[e.victim]
+    table = list(v.table)
+    table.remove(e.profession)
+    players = _set(players, e.seat, R(p, recruiting=p.recruiting - 1,
+                                      hand=(*p.hand, e.profession)))
+    players = _set(players, e.victim, R(v, table=tuple(table), recruiters=v.recruiters + 1))
+    return R(state, players=players)
+
+
+def _on_fame_sold(state: State, e: FameSold) -> State:
+    R = replace
+    players = state.players
+    p = players[e.seat]
+    p = R(p, fame=p.fame - e.steps, florins=p.florins + e.steps * RULES.fame_step_florins)
+    return R(state, players=_set(players, e.seat, p))
+
+
+def _on_turn_ended(state: State, e: TurnEnded) -> State:
+    R = replace
+    players = state.players
+    s = R(state, players=_set(players, e.seat, R(players[e.seat], turn_done=True)))
+    return _with_turn(s, _next_seat(s, e.seat, lambda i: not s.players[i].turn_done))
+
+
+def _on_round_ended(state: State, e: RoundEnded) -> State:
+    R = replace
+    players = tuple(R(p, fame=p.fame + RULES.fame_best_work) if i in e.best else p
+                    for i, p in enumerate(state.players))
+    return R(state, players=players, phase="roundend", turn=None)
+
+
+def _on_prestige_scored(state: State, e: PrestigeScored) -> State:
+    R = replace
+    players = state.players
+    p = players[e.seat]
+    return R(state, players=_set(players, e.seat, R(p, fame=p.fame + e.fame)),
+             phase="scored")
+
+
+def _on_game_ended(state: State, e: GameEnded) -> State:
+    R = replace
+    return R(state, phase="over", winners=e.winners, turn=None)
+
+
+_EVOLVE: dict[type[Any], Callable[[State, Any], State]] = {
+    GameStarted: _on_game_started,
+    ProfessionsDealt: _on_professions_dealt,
+    ProfessionsKept: _on_professions_kept,
+    RoundStarted: _on_round_started,
+    ObjectNamed: _on_object_named,
+    BidRaised: _on_bid_raised,
+    BidPassed: _on_bid_passed,
+    NamingDeclined: _on_naming_declined,
+    AuctionWon: _on_auction_won,
+    AuctionEnded: _on_auction_ended,
+    CardsDrawn: _on_cards_drawn,
+    CardChosen: _on_card_chosen,
+    LandscapePlaced: _on_landscape_placed,
+    BuildingBuilt: _on_building_built,
+    WorkCompleted: _on_work_completed,
+    CardBought: _on_card_bought,
+    FreedomIntroduced: _on_freedom_introduced,
+    Recruited: _on_recruited,
+    FameSold: _on_fame_sold,
+    TurnEnded: _on_turn_ended,
+    RoundEnded: _on_round_ended,
+    PrestigeScored: _on_prestige_scored,
+    GameEnded: _on_game_ended,
+}
+
+
+def _evolve(state: State, e: Event) -> State:
+    handler = _EVOLVE.get(type(e))
+    if handler is None:
+        if isinstance(e, Reverted):
+            raise AssertionError("a Reverted event needs the history: use replay()")
+        raise AssertionError(f"unknown event {e!r}")
+    return handler(state, e)

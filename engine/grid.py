@@ -7,7 +7,7 @@ A set of cells is an int bitmask; bit `(row - 1) * width + column` is cell
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from functools import cache
+from functools import cache, lru_cache
 
 from .ruleset import RULES
 
@@ -178,6 +178,7 @@ def listed_placements(tile: str, zone: int) -> Iterator[int]:
             yield m
 
 
+@lru_cache(maxsize=65536)
 def fits(tile: str, zone: int) -> bool:
     """True if the tile can be placed somewhere inside `zone`.
 

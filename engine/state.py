@@ -8,8 +8,7 @@ the only way they leave the engine.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
-from operator import attrgetter
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from .decks import Deck
@@ -17,7 +16,9 @@ from .decks import Deck
 CHANCE = -1  # the pseudo-seat that deals and draws
 
 
-@dataclass(frozen=True, slots=True)
+# Player and State are frozen but not slotted: `replace` copies their __dict__,
+# which is several times faster than a field-by-field copy (replay's hot path).
+@dataclass(frozen=True)
 class Player:
     name: str
     florins: int
@@ -75,7 +76,7 @@ class Pending:
     tile: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class State:
     players: tuple[Player, ...]
     variant: str = "standard"
@@ -118,22 +119,15 @@ class State:
 
 T = TypeVar("T", Player, State)
 _set_attr = object.__setattr__
-_FIELDS: dict[type[Any], tuple[tuple[str, ...], attrgetter[Any]]] = {}
-for _cls in (Player, State):
-    _names = tuple(f.name for f in fields(_cls))
-    _FIELDS[_cls] = (_names, attrgetter(*_names))
 
 
 def replace(obj: T, **changes: Any) -> T:
-    """`dataclasses.replace` for Player and State, twice as fast (replay's hot path).
+    """`dataclasses.replace` for Player and State, several times faster.
 
-    The copy is made field by field without running __init__, which only assigns.
+    The copy shares the field values and never runs __init__, which only assigns.
     """
-    cls = type(obj)
-    names, getter = _FIELDS[cls]
-    new = object.__new__(cls)
-    for name, value in zip(names, getter(obj), strict=True):
-        _set_attr(new, name, value)
-    for name, value in changes.items():
-        _set_attr(new, name, value)
+    new = object.__new__(type(obj))
+    d = obj.__dict__.copy()
+    d.update(changes)
+    _set_attr(new, "__dict__", d)
     return new
