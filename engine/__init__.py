@@ -6,5 +6,8 @@ leaves the engine.
 """
 
 # Stamped into every game (GameStarted.engine) with the rules edition: a result is
-# judged by the engine version and rules data it was played under.
-__version__ = "0.1.0"
+# judged by the engine version and rules data it was played under. Bump it whenever
+# the events a game produces could change (tests/fixtures/versions/ keeps finished
+# games of each version; tests/trust/test_versions.py replays them).
+# 0.2.0: the seed commitment in GameStarted, undo by consent, sealed private events.
+__version__ = "0.2.0"

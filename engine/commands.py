@@ -145,6 +145,28 @@ class Done:
 
 
 @dataclass(frozen=True, slots=True)
+class Undo:
+    """Ask to take back your own last command (only while nobody has moved since);
+    every other player must `agree` (see `engine.undo`)."""
+
+    verb: ClassVar[str] = "undo"
+
+
+@dataclass(frozen=True, slots=True)
+class Agree:
+    """Agree to the undo another player asked for."""
+
+    verb: ClassVar[str] = "agree"
+
+
+@dataclass(frozen=True, slots=True)
+class Refuse:
+    """Refuse the undo another player asked for (or withdraw your own request)."""
+
+    verb: ClassVar[str] = "refuse"
+
+
+@dataclass(frozen=True, slots=True)
 class Deal:
     """Chance: the professions dealt to a player at setup."""
 
@@ -163,9 +185,10 @@ class Draw:
     verb: ClassVar[str] = "draw"
 
 
+UndoCommand = Undo | Agree | Refuse
 PlayerCommand = (
     Keep | Open | Bid | Pass | Take | Place | Choose | Build | Work | TakeProfession
-    | TakeBonus | Freedom | Recruit | Sell | Done
+    | TakeBonus | Freedom | Recruit | Sell | Done | Undo | Agree | Refuse
 )
 ChanceCommand = Deal | Draw
 Command = PlayerCommand | ChanceCommand

@@ -20,6 +20,7 @@ class GameStarted:
     seeded: bool = True
     edition: str = ""  # rules edition of the rules data (princes.toml)
     engine: str = ""  # engine version that judged the game
+    commitment: str = ""  # hex sha256 commitment to the seed (engine.chain.seed_commitment)
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
 

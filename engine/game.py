@@ -14,6 +14,7 @@ from typing import Any
 
 from . import __version__, decks, grid
 from .commands import (
+    Agree,
     Bid,
     Build,
     Choose,
@@ -27,10 +28,12 @@ from .commands import (
     Pass,
     Place,
     Recruit,
+    Refuse,
     Sell,
     Take,
     TakeBonus,
     TakeProfession,
+    Undo,
     Work,
 )
 from .errors import ChanceError, GameOverError, IllegalMoveError, NotYourTurnError
@@ -75,9 +78,10 @@ VARIANTS = ("standard",)
 
 def start_game(
     players: Sequence[str], *, variant: str = "standard", money_open: bool = False,
-    seeded: bool = True,
+    seeded: bool = True, commitment: str = "",
 ) -> GameStarted:
-    """The first event of a new game.
+    """The first event of a new game, stamped with the rules edition and the engine
+    version; `commitment` is the published commitment to the seed, if any.
 
     Raises:
         IllegalMoveError: an unsupported player count, variant, or repeated name.
@@ -90,7 +94,8 @@ def start_game(
             f"the standard game is for 3 to 5 players, not {len(players)}", "setup")
     if len(set(players)) != len(players):
         raise IllegalMoveError("two players have the same name", "setup")
-    return GameStarted(tuple(players), variant, money_open, seeded, RULES.edition, __version__)
+    return GameStarted(tuple(players), variant, money_open, seeded, RULES.edition, __version__,
+                       commitment)
 
 
 def new_state(started: GameStarted) -> State:
@@ -414,6 +419,9 @@ def _decide_primary(state: State, seat: int, cmd: Command) -> list[Event]:
         raise GameOverError("the game is over", "over")
     if isinstance(cmd, Deal | Draw):
         return _decide_chance(state, cmd)
+    if isinstance(cmd, Undo | Agree | Refuse):
+        raise IllegalMoveError(f"'{cmd.verb}' is decided by engine.undo.play, which knows "
+                               "the last command and the pending request", "undo")
     if not 0 <= seat < len(state.players):
         raise IllegalMoveError("unknown seat", "seat")
     if isinstance(cmd, Sell):
@@ -579,7 +587,12 @@ def undo_error(events: Sequence[Event], to_version: int) -> str | None:
     """
     if not 1 <= to_version < len(events):
         return "there is nothing to undo"
-    for e in events[to_version:]:
+    return crossing_error(events[to_version:])
+
+
+def crossing_error(undone: Iterable[Event]) -> str | None:
+    """Why the events `undone` may not be taken back (see `undo_error`), or None."""
+    for e in undone:
         if isinstance(e, UNDO_BARRIERS):
             return ("an undo may not go back past a deal, a draw, a choice of cards, "
                     "a work or another undo")

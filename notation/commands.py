@@ -6,7 +6,7 @@ Grammar (words case-insensitive, any unique prefix of 3+ letters, `#` starts a c
     take OBJECT                   place LANDSCAPE CELL...          choose CARD
     build BUILDING CELL...        work PROFESSION [+BONUS ...] [pp N]
     profession    bonus           freedom FREEDOM    recruit PROFESSION from PLAYER
-    sell N        done
+    sell N        done               undo          agree         refuse
     * deal PLAYER: PROFESSION...  * draw PLAYER DECK: CARD...      (chance lines)
 """
 
@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from engine.commands import (
+    Agree,
     Bid,
     Build,
     ChanceCommand,
@@ -30,10 +31,12 @@ from engine.commands import (
     Place,
     PlayerCommand,
     Recruit,
+    Refuse,
     Sell,
     Take,
     TakeBonus,
     TakeProfession,
+    Undo,
     Work,
 )
 
@@ -60,6 +63,9 @@ _PASS = Pass()
 _DONE = Done()
 _TAKE_PROFESSION = TakeProfession()
 _TAKE_BONUS = TakeBonus()
+_UNDO = Undo()
+_AGREE = Agree()
+_REFUSE = Refuse()
 
 
 def _keep(r: Reader, players: Vocabulary | None) -> PlayerCommand:
@@ -190,6 +196,21 @@ def _done(r: Reader, players: Vocabulary | None) -> PlayerCommand:
     return _DONE
 
 
+def _undo(r: Reader, players: Vocabulary | None) -> PlayerCommand:
+    r.end()
+    return _UNDO
+
+
+def _agree(r: Reader, players: Vocabulary | None) -> PlayerCommand:
+    r.end()
+    return _AGREE
+
+
+def _refuse(r: Reader, players: Vocabulary | None) -> PlayerCommand:
+    r.end()
+    return _REFUSE
+
+
 _READERS: dict[str, Callable[[Reader, Vocabulary | None], PlayerCommand]] = {
     "keep": _keep,
     "open": _open,
@@ -206,6 +227,9 @@ _READERS: dict[str, Callable[[Reader, Vocabulary | None], PlayerCommand]] = {
     "recruit": _recruit,
     "sell": _sell,
     "done": _done,
+    "undo": _undo,
+    "agree": _agree,
+    "refuse": _refuse,
 }
 assert set(_READERS) == set(VERBS.words)
 
@@ -279,6 +303,9 @@ _SIMPLE: dict[str, PlayerCommand] = {
     "done": _DONE,
     "profession": _TAKE_PROFESSION,
     "bonus": _TAKE_BONUS,
+    "undo": _UNDO,
+    "agree": _AGREE,
+    "refuse": _REFUSE,
 }
 
 
@@ -495,6 +522,12 @@ def format_command(cmd: Command) -> str:
             return f"sell {steps}"
         case Done():
             return "done"
+        case Undo():
+            return "undo"
+        case Agree():
+            return "agree"
+        case Refuse():
+            return "refuse"
         case Deal(player, cards):
             return f"* deal {player}: {' '.join(cards)}"
         case Draw(player, deck, cards):

@@ -31,9 +31,14 @@ from .words import (
     quote,
 )
 
-KNOWN_TAGS = ("Game", "Rules", "Variant", "Players", "Seed", "Event", "Date", "Result")
+KNOWN_TAGS = (
+    "Game", "Rules", "Engine", "Variant", "Money", "Players", "SeedCommit", "Seed", "Salt",
+    "Event", "Date", "Result", "Head",
+)
 """Tags with a meaning to pbem; their names are read case-insensitively and written as
-spelled here. Any other tag is kept as written. Tags keep the order they were given in."""
+spelled here. Any other tag is kept as written. Tags keep the order they were given in.
+`Engine`, `Money`, `SeedCommit`, `Salt` and `Head` are written by `pbem export` and
+checked by `pbem verify` (docs/trust.md)."""
 
 _CANONICAL_TAG = {t.lower(): t for t in KNOWN_TAGS}
 _TAG_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")

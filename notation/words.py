@@ -135,7 +135,8 @@ VERBS = Vocabulary(
     "command",
     (
         "keep", "open", "bid", "pass", "take", "place", "choose", "build", "work",
-        "profession", "bonus", "freedom", "recruit", "sell", "done",
+        "profession", "bonus", "freedom", "recruit", "sell", "done", "undo", "agree",
+        "refuse",
     ),
 )
 PROFESSIONS = Vocabulary("profession", RULES.professions)

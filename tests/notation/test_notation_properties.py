@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from engine.commands import (
+    Agree,
     Bid,
     Build,
     ChanceCommand,
@@ -23,10 +24,12 @@ from engine.commands import (
     Place,
     PlayerCommand,
     Recruit,
+    Refuse,
     Sell,
     Take,
     TakeBonus,
     TakeProfession,
+    Undo,
     Work,
     canonical_cells,
 )
@@ -98,6 +101,7 @@ def player_commands(players: list[str]) -> st.SearchStrategy[PlayerCommand]:
         st.builds(Recruit, professions, st.sampled_from(players)),
         numbers.map(Sell),
         st.just(Done()),
+        st.sampled_from([Undo(), Agree(), Refuse()]),
     )
 
 

@@ -1,0 +1,154 @@
+"""Undo by consent: a player takes back their own last command when everyone agrees.
+
+The protocol, shared by the moderator and the log replayer:
+
+* `undo`: the player who gave the last command (a move, not a deal or draw) asks
+  to take it back, while nobody has moved since. Refused when the command's events,
+  or the deals and draws after it, cross a barrier (`game.crossing_error`: a deal
+  or draw, a choice of cards, a work, the end of the game or another undo), or when
+  a request is already waiting.
+* `agree`: each other player must agree. When the last one does, a `Reverted`
+  event is appended and the game goes back to where the command was given.
+* `refuse` by anyone, or any other accepted command, cancels the request.
+
+`undo`, `agree` and `refuse` cause no events of their own (only the final
+`Reverted`), so the game's version does not move while a request waits. The
+reverted events stay in the log. `Tracker` holds what the protocol needs: the last
+command with the state it was given in, and the pending request; it is rebuilt by
+playing the commands again from the start (`play` on each).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .commands import Agree, Command, Refuse, Undo
+from .errors import GameOverError, IllegalMoveError
+from .events import Event, Reverted
+from .game import apply, chance_due, crossing_error
+from .state import CHANCE, State, replace
+
+
+@dataclass(frozen=True, slots=True)
+class Last:
+    """The last command given: who gave it, the state it was given in, the command,
+    and every event since (its own, the automatic ones and the deals and draws)."""
+
+    seat: int
+    before: State
+    command: Command
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """An undo waiting for agreement: who asked, the version to go back to, and who
+    agreed so far."""
+
+    seat: int
+    to_version: int
+    agreed: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Tracker:
+    last: Last | None = None
+    request: Request | None = None
+
+    def waiting_for(self, players: int) -> tuple[int, ...]:
+        """The seats that still have to agree to the pending request (none if none)."""
+        r = self.request
+        if r is None:
+            return ()
+        return tuple(s for s in range(players) if s != r.seat and s not in r.agreed)
+
+
+START = Tracker()
+
+
+def is_undo_command(cmd: Command) -> bool:
+    return isinstance(cmd, Undo | Agree | Refuse)
+
+
+def undo_refusal(state: State, tracker: Tracker, seat: int) -> IllegalMoveError | None:
+    """Why `seat` may not ask for an undo now, or None."""
+    if state.finished:
+        return GameOverError("the game is over", "over")
+    request = tracker.request
+    if request is not None:
+        who = state.players[request.seat].name
+        return IllegalMoveError(f"{who}'s undo request is already waiting for agreement",
+                                "undo-pending")
+    last = tracker.last
+    if last is None:
+        return IllegalMoveError("there is nothing to undo: no command was given since the "
+                                "last undo (or since the start)", "undo-nothing")
+    if last.seat != seat:
+        who = state.players[last.seat].name
+        return IllegalMoveError(f"the last command was {who}'s; you may take back only your "
+                                "own last command, while nobody has moved since", "undo-own")
+    why = crossing_error(last.events)
+    if why is None and chance_due(state) is not None:
+        why = "an undo may not go back past a deal or a draw, and one is due now"
+    if why:
+        return IllegalMoveError(why, "undo-barrier")
+    return None
+
+
+def legal_undo_commands(state: State, tracker: Tracker, seat: int) -> list[Command]:
+    """The undo commands `seat` may give now."""
+    if seat == CHANCE or state.finished:
+        return []
+    if tracker.request is not None:
+        if seat in tracker.waiting_for(len(state.players)):
+            return [Agree(), Refuse()]
+        return [Refuse()] if seat == tracker.request.seat else []
+    return [Undo()] if undo_refusal(state, tracker, seat) is None else []
+
+
+def play(state: State, tracker: Tracker, seat: int,
+         cmd: Command) -> tuple[State, list[Event], Tracker]:
+    """Decide any command, the undo protocol's included: the new state, the events
+    and the new tracker.
+
+    Raises:
+        IllegalMoveError: as `game.apply`, or the undo protocol refuses the command.
+            Nothing changes then.
+    """
+    if isinstance(cmd, Undo):
+        why = undo_refusal(state, tracker, seat)
+        if why is not None:
+            raise why
+        assert tracker.last is not None
+        return state, [], Tracker(tracker.last, Request(seat, tracker.last.before.version))
+    if isinstance(cmd, Agree | Refuse):
+        request = tracker.request
+        if state.finished:
+            raise GameOverError("the game is over", "over")
+        if request is None:
+            raise IllegalMoveError(f"there is no undo request to {cmd.verb} to", "undo-none")
+        if isinstance(cmd, Refuse):
+            return state, [], Tracker(tracker.last, None)
+        if seat == request.seat:
+            raise IllegalMoveError("you asked for this undo; the other players agree to it",
+                                   "undo-agree-own")
+        if seat in request.agreed:
+            raise IllegalMoveError("you have agreed to this undo already", "undo-agreed")
+        request = replace_request(request, request.agreed | {seat})
+        if tracker.waiting_for(len(state.players)) != (seat,):
+            return state, [], Tracker(tracker.last, request)
+        assert tracker.last is not None
+        event = Reverted(request.seat, request.to_version)
+        back = replace(tracker.last.before, version=state.version + 1)
+        return back, [event], START
+    new_state, events = apply(state, seat, cmd)
+    if seat == CHANCE:
+        last = tracker.last
+        if last is not None:
+            last = Last(last.seat, last.before, last.command, last.events + tuple(events))
+        return new_state, events, Tracker(last, tracker.request)
+    return new_state, events, Tracker(Last(seat, state, cmd, tuple(events)), None)
+
+
+def replace_request(request: Request, agreed: frozenset[int]) -> Request:
+    return Request(request.seat, request.to_version, agreed)
