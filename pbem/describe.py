@@ -11,6 +11,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from engine.commands import (
+    Agree,
     Bid,
     Build,
     Choose,
@@ -22,10 +23,12 @@ from engine.commands import (
     Pass,
     Place,
     Recruit,
+    Refuse,
     Sell,
     Take,
     TakeBonus,
     TakeProfession,
+    Undo,
     Work,
 )
 from engine.events import (
@@ -173,7 +176,7 @@ def summarise_commands(cmds: Sequence[Command], building_cost: int | None = None
             case Freedom():
                 freedoms.append(c.freedom)
             case Keep() | Choose() | Bid() | Pass() | Recruit() | TakeProfession() \
-                    | TakeBonus() | Done():
+                    | TakeBonus() | Done() | Undo() | Agree() | Refuse():
                 singles.append(format_command(c))
     if opens:
         out.append(f"open <object>   objects you may name: {', '.join(opens)}")

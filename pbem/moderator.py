@@ -28,13 +28,15 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from engine.chain import head, seed_commitment
-from engine.commands import Choose, Command, Done, Keep, Pass, Place
+from engine.commands import Agree, Choose, Command, Done, Keep, Pass, Place, Refuse, Undo
 from engine.errors import GameError, IllegalMoveError, NotationError, StaleOrderError
-from engine.events import CardsDrawn, Event, ProfessionsDealt
-from engine.game import apply, new_state, replay, seeded_chance, start_game, to_act
+from engine.events import CardsDrawn, Event, ProfessionsDealt, Reverted
+from engine.game import new_state, replay, seeded_chance, start_game, to_act
 from engine.legal import legal_commands
 from engine.ruleset import RULES
 from engine.state import CHANCE, State
+from engine.undo import START, Last, Tracker, legal_undo_commands
+from engine.undo import play as play_command
 from engine.views import events_visible_to, view_for
 from notation import format_command, parse_command
 
@@ -128,25 +130,91 @@ class CommandFailed(Exception):
 
 @dataclass
 class Played:
-    """Commands decided on a state: the state after them, the events, the moves."""
+    """Commands decided on a state: the state after them, the events, the moves
+    (seat, canonical command, the state version it was given at), and the undo
+    protocol's tracker (`engine.undo`) with the notices its commands cause."""
 
     state: State
     events: list[Event] = field(default_factory=list)
-    moves: list[tuple[int, str]] = field(default_factory=list)  # (seat, canonical command)
+    moves: list[tuple[int, str, int]] = field(default_factory=list)
     echo: list[str] = field(default_factory=list)
+    tracker: Tracker = START
+    notices: list[str] = field(default_factory=list)
+
+    def play(self, seat: int, cmd: Command) -> list[Event]:
+        """Decide one command (the undo protocol's included) on the evolving state.
+
+        Raises:
+            IllegalMoveError: the command is refused; nothing changes.
+        """
+        before, tracker = self.state, self.tracker
+        self.state, events, self.tracker = play_command(before, tracker, seat, cmd)
+        self.events.extend(events)
+        self.moves.append((seat, format_command(cmd), before.version))
+        if seat != CHANCE:
+            notice = undo_notice(before, tracker, self.tracker, seat, cmd)
+            if notice:
+                self.notices.append(notice)
+        return events
+
+
+def undo_notice(state: State, before: Tracker, after: Tracker, seat: int,
+                cmd: Command) -> str:
+    """What every player is told about the undo protocol after `cmd` by `seat`."""
+    names = [p.name for p in state.players]
+    who = names[seat]
+    if isinstance(cmd, Undo):
+        assert after.last is not None and after.request is not None
+        waiting = ", ".join(names[s] for s in after.waiting_for(len(names)))
+        text = format_command(after.last.command)
+        return (f"{who} asks to take back their last command, '{text}'"
+                f" (back to v{after.request.to_version}). {waiting}: reply 'agree' or "
+                "'refuse'. The undo is made when all agree; one 'refuse', or any other "
+                "move, cancels it.")
+    request = before.request
+    if request is None:
+        return ""
+    asker = names[request.seat]
+    if isinstance(cmd, Agree):
+        if after.request is None:
+            assert before.last is not None
+            return (f"Everyone agreed: {asker}'s '{format_command(before.last.command)}' is "
+                    f"taken back; the game is back at the position of v{request.to_version}.")
+        waiting = ", ".join(names[s] for s in after.waiting_for(len(names)))
+        return f"{who} agrees to {asker}'s undo; still waiting for: {waiting}."
+    if isinstance(cmd, Refuse):
+        if seat == request.seat:
+            return f"{who} withdrew their undo request."
+        return f"{who} refused {asker}'s undo; it is cancelled."
+    return f"{asker}'s undo request was cancelled by {who}'s move."
+
+
+def undo_line(state: State, tracker: Tracker, viewer: int) -> str:
+    """The status mail's line about a pending undo request ("" if none)."""
+    request = tracker.request
+    if request is None or tracker.last is None:
+        return ""
+    names = [p.name for p in state.players]
+    asker = "You" if request.seat == viewer else names[request.seat]
+    waiting = tracker.waiting_for(len(names))
+    text = (f"Undo asked: {asker} asked to take back '{format_command(tracker.last.command)}' "
+            f"(back to v{request.to_version}); waiting for "
+            f"{', '.join(names[s] for s in waiting)}.")
+    if viewer in waiting:
+        text += " Reply 'agree' or 'refuse'."
+    return text
 
 
 def resolve_chance(played: Played, seed: str) -> None:
     """Apply the seeded deals and draws that are due, one after another."""
     while to_act(played.state) == (CHANCE,):
-        cmd = seeded_chance(played.state, seed)
-        played.state, events = apply(played.state, CHANCE, cmd)
-        played.events.extend(events)
-        played.moves.append((CHANCE, format_command(cmd)))
+        played.play(CHANCE, seeded_chance(played.state, seed))
 
 
-def play_lines(state: State, seat: int, lines: Sequence[Line], seed: str) -> Played:
-    """Parse and decide the lines of one mail together, on the evolving state.
+def play_lines(state: State, seat: int, lines: Sequence[Line], seed: str,
+               tracker: Tracker = START) -> Played:
+    """Parse and decide the lines of one mail together, on the evolving state
+    (`tracker`: the undo protocol's, before the mail).
 
     A command that makes chance draw private cards ends what one mail may hold: the
     sender has not seen the cards yet, so commands after it are refused (and never
@@ -156,7 +224,7 @@ def play_lines(state: State, seat: int, lines: Sequence[Line], seed: str) -> Pla
         CommandFailed: the first line that does not parse or is illegal.
     """
     names = tuple(p.name for p in state.players)
-    played = Played(state)
+    played = Played(state, tracker=tracker)
     drew_after: Line | None = None
     for line in lines:
         if drew_after is not None:
@@ -169,13 +237,10 @@ def play_lines(state: State, seat: int, lines: Sequence[Line], seed: str) -> Pla
         except NotationError as e:
             raise CommandFailed(line, e, played.state) from None
         try:
-            played.state, events = apply(played.state, seat, cmd)
+            played.play(seat, cmd)
         except IllegalMoveError as e:
             raise CommandFailed(line, e, played.state) from None
-        text = format_command(cmd)
-        played.events.extend(events)
-        played.moves.append((seat, text))
-        played.echo.append(text)
+        played.echo.append(format_command(cmd))
         before = len(played.events)
         resolve_chance(played, seed)
         if any(isinstance(e, CardsDrawn) for e in played.events[before:]):
@@ -218,6 +283,9 @@ class Moderator:
         self.cfg = cfg
         self.renderer = renderer or Renderer()
         self._cache: dict[str, tuple[int, list[Event], State]] = {}
+        # game -> (version, commands stored, tracker): undo, agree and refuse add
+        # commands but no events, so the tracker is keyed by both counts.
+        self._trackers: dict[str, tuple[int, int, Tracker]] = {}
 
     # ------------------------------------------------------------------- loading
 
@@ -230,6 +298,40 @@ class Moderator:
         state = replay(events)
         self._cache[game.id] = (game.version, events, state)
         return events, state
+
+    def tracker(self, s: Session, game: Game) -> Tracker:
+        """The undo protocol's tracker: the last command and any pending request.
+
+        Rebuilt from the stored commands since the last player command (the events
+        are the record of what they did; see `engine.undo`).
+        """
+        n = count_moves(s, game.id)
+        hit = self._trackers.get(game.id)
+        if hit is not None and hit[:2] == (game.version, n):
+            return hit[2]
+        events, state = self.load(s, game)
+        tail: list[MoveRow] = []
+        for row in s.exec(select(MoveRow).where(MoveRow.game_id == game.id)
+                          .order_by(col(MoveRow.n).desc())):
+            tail.append(row)
+            if row.seat != CHANCE and row.command not in ("undo", "agree", "refuse"):
+                break
+        tail.reverse()
+        tracker = START
+        if tail and tail[0].seat != CHANCE and tail[0].command not in ("undo", "agree", "refuse"):
+            first = tail[0]
+            since = events[first.version:]
+            if not any(isinstance(e, Reverted) for e in since):
+                names = tuple(p.name for p in state.players)
+                cmd = parse_command(first.command, players=names)
+                tracker = Tracker(Last(first.seat, replay(events[:first.version]), cmd,
+                                       tuple(since)))
+                for row in tail[1:]:
+                    if row.seat != CHANCE:
+                        _, _, tracker = play_command(state, tracker, row.seat,
+                                                     parse_command(row.command, players=names))
+        self._trackers[game.id] = (game.version, n, tracker)
+        return tracker
 
     # ------------------------------------------------------------------- new game
 
@@ -245,8 +347,10 @@ class Moderator:
         """
         if late_policy not in ("wait", "auto"):
             raise ValueError("late policy must be 'wait' or 'auto'")
-        started = start_game([p.name for p in players], variant=variant, money_open=money_open)
         seed = seed or secrets.token_hex(16)
+        salt = secrets.token_hex(8)
+        started = start_game([p.name for p in players], variant=variant, money_open=money_open,
+                             commitment=seed_commitment(seed, salt))
         played = Played(new_state(started), [started])
         resolve_chance(played, seed)
         with self.store.transaction() as s:
@@ -259,7 +363,6 @@ class Moderator:
                 raise ValueError(f"game {game_id!r} exists already")
             if not game_id.replace("-", "").replace("_", "").isalnum():
                 raise ValueError("a game id is letters, digits, - and _ only")
-            salt = secrets.token_hex(8)
             game = Game(id=game_id, variant=variant, money_open=money_open, seed=seed,
                         salt=salt, created=now, turn_hours=turn_hours,
                         reminder_hours=reminder_hours, late_policy=late_policy)
@@ -271,8 +374,9 @@ class Moderator:
             s.flush()
             names = ", ".join(p.name for p in players)
             notice = (f"A new game of The Princes of Florence: {names}. Every deal and draw "
-                      "comes from a secret seed, revealed when the game ends; its commitment "
-                      f"is {seed_commitment(seed, salt)}.")
+                      "comes from a secret seed, revealed when the game ends. The seed's "
+                      f"commitment is sha256:{seed_commitment(seed, salt)}: keep this mail "
+                      "to check the seed against it (docs/trust.md).")
             self._commit(s, game, seats, new_state(started), [], played, now, source="setup",
                          notice=notice, first=True)
         return game_id
@@ -393,10 +497,11 @@ class Moderator:
             raise CommandFailed(None, NotationError(
                 "your mail holds no commands (quoted text and signatures are ignored)."),
                 state)
-        played = play_lines(state, seat.seat, env.commands, game.seed)
+        played = play_lines(state, seat.seat, env.commands, game.seed, self.tracker(s, game))
         seats = seats_of(s, game.id)
         self._commit(s, game, seats, state, events, played, now, source=parsed.message_id,
-                     sender=seat, in_reply_to=parsed.message_id, references=parsed.references)
+                     sender=seat, in_reply_to=parsed.message_id, references=parsed.references,
+                     notice=" ".join(played.notices))
         return Outcome("accepted", game.id, seat.seat, "; ".join(played.echo),
                        len(played.events))
 
@@ -410,16 +515,17 @@ class Moderator:
         state = played.state
         digest = append_events(s, game, played.events, now)
         n = count_moves(s, game.id)
-        version = before.version
-        for seat_no, text in played.moves:
+        for seat_no, text, version in played.moves:
             s.add(MoveRow(game_id=game.id, n=n, seat=seat_no, command=text, version=version,
                           source=source[:500], created=now))
             n += 1
+        self._trackers[game.id] = (game.version, n, played.tracker)
         if state.finished:
             game.finished, game.deadline = True, None
             notice = (notice + " " if notice else "") + (
-                f"The seed of this game was {game.seed!r} with salt {game.salt!r} "
-                "(check: engine.chain.seed_commitment).")
+                f"The seed of this game was {game.seed!r} with salt {game.salt!r}. Check them "
+                "against the commitment in your first mail, and the whole game with "
+                f"'pbem verify' on the log of 'pbem export {game.id}' (docs/trust.md).")
         elif first or set(to_act(state)) != set(to_act(before)):
             self._new_deadline(game, now)
         s.add(game)
@@ -428,7 +534,7 @@ class Moderator:
         for seat in seats:
             own = sender is not None and seat.seat == sender.seat
             self._queue_status(s, game, seat, state, all_events, now, digest,
-                               echo=played.echo if own else (),
+                               tracker=played.tracker, echo=played.echo if own else (),
                                in_reply_to=in_reply_to if own else None,
                                references=references if own else (), notice=notice)
             drawn = [e for e in played.events
@@ -446,14 +552,15 @@ class Moderator:
     def _subject(self, game_id: str, text: str) -> str:
         return f"[{game_id}] {text}"
 
-    def _legal(self, state: State, seat: int) -> list[str]:
+    def _legal(self, state: State, seat: int, tracker: Tracker = START) -> list[str]:
         costs = RULES.building_cost
         cost = costs[min(state.players[seat].builders, len(costs) - 1)]
-        return summarise_commands(legal_commands(state, seat), cost)
+        return summarise_commands([*legal_commands(state, seat),
+                                   *legal_undo_commands(state, tracker, seat)], cost)
 
     def _queue_status(self, s: Session, game: Game, seat: Seat, state: State,
                       events: Sequence[Event], now: datetime, digest: str, *,
-                      echo: Sequence[str] = (),
+                      tracker: Tracker = START, echo: Sequence[str] = (),
                       in_reply_to: str | None = None, references: Sequence[str] = (),
                       notice: str = "") -> None:
         view = view_for(state, seat.seat)
@@ -462,8 +569,10 @@ class Moderator:
         changes = [describe_event(e, names, seat.seat)
                    for e in events_visible_to(since, seat.seat)]
         ctx = status_context(view, game_id=game.id, changes=changes, echo=echo,
-                             legal=self._legal(state, seat.seat), deadline=game.deadline,
-                             tz=seat.tz, notice=notice, position=head(state.version, digest))
+                             legal=self._legal(state, seat.seat, tracker),
+                             deadline=game.deadline, tz=seat.tz, notice=notice,
+                             position=head(state.version, digest),
+                             undo_line=undo_line(state, tracker, seat.seat))
         text, html = self.renderer.render("status", ctx)
         s.add(make_mail(self.cfg, game_id=game.id, kind="status", to=seat.email,
                         subject=self._subject(game.id, headline(view, seat.name)), text=text,
@@ -612,6 +721,7 @@ class Moderator:
             events, state = self.load(s, game)
             self._queue_status(s, game, seat, state, events, now,
                                head_hash(s, game.id, game.version),
+                               tracker=self.tracker(s, game),
                                notice=f"You now play the seat {seat.name}.")
 
     # ------------------------------------------------------------------- deadlines
@@ -623,22 +733,19 @@ class Moderator:
         in its status mail."""
         events, state = self.load(s, game)
         seats = seats_of(s, game.id)
-        played = Played(state)
+        played = Played(state, tracker=self.tracker(s, game))
         done: list[str] = []
         late: list[str] = []
         for seat_no in to_act(state):
             if seat_no == CHANCE or seat_no not in to_act(played.state):
                 continue
             cmd = auto_command(played.state, seat_no)
-            played.state, evs = apply(played.state, seat_no, cmd)
-            played.events.extend(evs)
-            text = format_command(cmd)
-            played.moves.append((seat_no, text))
+            played.play(seat_no, cmd)
             late.append(_seat_name(seats, seat_no))
-            done.append(f"{late[-1]}: {text}")
+            done.append(f"{late[-1]}: {format_command(cmd)}")
             resolve_chance(played, game.seed)
-        notice = (f"The deadline passed; the moderator played for {', '.join(late)} "
-                  "(this game's policy for late players).")
+        notice = " ".join([f"The deadline passed; the moderator played for {', '.join(late)} "
+                           "(this game's policy for late players).", *played.notices])
         self._commit(s, game, seats, state, events, played, now, source="auto", notice=notice)
         return done
 

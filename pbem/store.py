@@ -9,8 +9,10 @@ processed twice.
 The event log is a hash chain, the engine's own (`engine.chain`): each row stores
 `payload` (`engine.chain.canonical_json(event)`), `prev_hash` (the previous row's
 `hash`, or `engine.chain.GENESIS` for the first event of a game) and
-`hash = engine.chain.link(prev_hash, event)`, i.e. sha256 over the previous hash,
-a newline and the payload. Anyone can recompute it from the rows alone.
+`hash = engine.chain.link(prev_hash, event, seed)`, i.e. sha256 over the previous
+hash, a newline and the payload, with the hidden cards of private events sealed by
+the game's seed. Anyone can recompute it from the rows and the seed once the seed is
+revealed; nobody can before (docs/trust.md).
 """
 
 from __future__ import annotations
@@ -297,7 +299,7 @@ def append_events(session: Session, game: Game, events: Sequence[Event],
         raise ConflictError(f"game {game.id} moved on from version {start}")
     for i, e in enumerate(events):
         payload = canonical_json(e)
-        h = link(prev, e)
+        h = link(prev, e, game.seed)
         session.add(EventRow(game_id=game.id, seq=start + i, type=type(e).__name__,
                              payload=payload, prev_hash=prev, hash=h, created=now))
         prev = h
