@@ -176,12 +176,18 @@ def export_command(
     = False,
     db: DbOption = None,
 ) -> None:
-    """The game's log in the notation. The deals and draws (chance lines) and the seed
-    are written once the game is over; before that only with --full."""
+    """The game's log in the notation, every line with the hash-chain head after it.
+    Once the game is over it holds every deal and draw, the seed and the salt, and
+    `pbem verify` can check it offline (docs/trust.md); before that the deals and
+    draws are written only with --full."""
+    from engine.chain import seed_commitment
+    from engine.events import GameStarted
     from engine.state import CHANCE
     from notation import parse_chance, parse_command
 
-    from .logs import format_game_log
+    from .export import annotated_log, trust_tags
+    from .logs import result_tag
+    from .store import event_rows, load_events
 
     mod = _moderator(db)
     with mod.store.read() as s:
@@ -192,6 +198,10 @@ def export_command(
         seats = seats_of(s, game)
         rows: list[MoveRow] = moves_of(s, game)
         created = as_utc(g.created)
+        hashes = [r.hash for r in event_rows(s, game)]
+        started = load_events(s, game)[0]
+        _, state = mod.load(s, g)
+    assert isinstance(started, GameStarted)
     names = [x.name for x in seats]
     moves = []
     for r in rows:
@@ -203,8 +213,12 @@ def export_command(
     if created is not None:
         tags.append(("Date", created.strftime("%Y-%m-%d")))
     if g.finished:
-        tags.append(("Seed", g.seed))
-    text = format_game_log(names, moves, tags, include_chance=g.finished or full)
+        tags.append(("Result", result_tag(state)))
+    tags += trust_tags(started, commitment=seed_commitment(g.seed, g.salt),
+                       seed=g.seed if g.finished else None,
+                       salt=g.salt if g.finished else None,
+                       head_version=len(hashes), head_hash=hashes[-1])
+    text = annotated_log(started, moves, hashes, tags, include_chance=g.finished or full)
     if out is None:
         sys.stdout.write(text)
     else:

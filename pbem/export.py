@@ -1,0 +1,88 @@
+"""The exported game log: the moderator's record as a log anyone can check offline.
+
+`annotated_log` writes a game's commands in the notation (docs/notation.md) with
+the header tags `pbem verify` needs (docs/trust.md) and, after every move and
+chance line, the head of the event hash chain once that line's events are in:
+
+    anna: bid 300  # v37 sha256:<64 hex digits>
+
+The hashes are the store's own (`pbem_event.hash`), not recomputed here: the
+verifier recomputes them from the commands and the revealed seed and compares.
+Comments are ignored by the notation reader, so the export is also a plain log for
+`pbem replay`. Undone lines stay in the log, followed by the `undo` and `agree`
+lines that took them back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.chain import head
+from engine.commands import Command, Deal, Draw
+from engine.events import GameStarted
+from engine.game import new_state
+from engine.state import CHANCE
+from engine.undo import START
+from engine.undo import play as play_command
+from notation import Chance, Move, RoundMarker, format_item
+from notation.log import format_tag
+
+TAG_ORDER = ("Game", "Rules", "Engine", "Variant", "Money", "Players", "SeedCommit", "Seed",
+             "Salt", "Event", "Date", "Result", "Head")
+
+
+def trust_tags(started: GameStarted, *, commitment: str, seed: str | None, salt: str | None,
+               head_version: int, head_hash: str) -> list[tuple[str, str]]:
+    """The tags that stamp and seal an exported log: the rules edition and engine
+    version the game was judged by, the money option, the seed commitment, the seed
+    and salt (once revealed) and the chain head at the end."""
+    tags = [("Rules", started.edition), ("Engine", started.engine),
+            ("Money", "open" if started.money_open else "hidden"),
+            ("Players", ", ".join(started.players)),
+            ("SeedCommit", f"sha256:{started.commitment or commitment}")]
+    if seed is not None and salt is not None:
+        tags += [("Seed", seed), ("Salt", salt)]
+    tags.append(("Head", head(head_version, head_hash, full=True)))
+    return tags
+
+
+def annotated_log(started: GameStarted, moves: Sequence[tuple[int, Command]],
+                  hashes: Sequence[str], tags: Sequence[tuple[str, str]], *,
+                  include_chance: bool = True, annotate: bool = True) -> str:
+    """The log text: tags (in TAG_ORDER, others after), then one line per command
+    with `round N` markers, each move and chance line annotated with the chain head
+    after its events (`hashes[v - 1]` is the stored hash after `v` events).
+
+    `moves` are (seat, command) pairs, CHANCE for deals and draws (left out unless
+    `include_chance`: their events then count towards the next line's head).
+
+    Raises:
+        IllegalMoveError: a command is not legal where it stands (a corrupt store).
+    """
+    rank = {name: i for i, name in enumerate(TAG_ORDER)}
+    ordered = sorted(tags, key=lambda t: rank.get(t[0], len(rank)))
+    lines = [format_tag(name, value) for name, value in ordered]
+    names = started.players
+    state, tracker = new_state(started), START
+    first = True
+    marked = 0  # an undo may go back into the round before: each round is marked once
+    for seat, cmd in moves:
+        state, _, tracker = play_command(state, tracker, seat, cmd)
+        if seat != CHANCE or include_chance:
+            if first:
+                lines.append("")
+                first = False
+            if seat == CHANCE:
+                assert isinstance(cmd, Deal | Draw)
+                text = format_item(Chance(0, cmd))
+            else:
+                assert not isinstance(cmd, Deal | Draw)
+                text = format_item(Move(0, names[seat], cmd))
+            if annotate:
+                text += f"  # {head(state.version, hashes[state.version - 1], full=True)}"
+            lines.append(text)
+        if state.round > marked:
+            marked = state.round
+            lines += ["", format_item(RoundMarker(0, state.round))]
+            first = False
+    return "\n".join(lines) + "\n"
