@@ -29,12 +29,14 @@ import notation
 from engine import decks, grid
 from engine.commands import ChanceCommand, Command, PlayerCommand
 from engine.errors import IllegalMoveError, NotationError
-from engine.events import EVENT_TYPES, Event, from_dict, to_dict
-from engine.game import apply, evolve, new_state, seeded_chance, start_game
+from engine.events import EVENT_TYPES, Event, Reverted, from_dict, to_dict
+from engine.game import evolve, new_state, seeded_chance, start_game
 from engine.legal import legal_commands
 from engine.ruleset import FREEDOMS, LANDSCAPES, RULES
 from engine.scoring import count
 from engine.state import CHANCE, Player, State
+from engine.undo import START, Tracker, legal_undo_commands
+from engine.undo import play as undo_play
 from engine.views import view_for
 
 CASES_DIR = Path(__file__).resolve().parents[1] / "cases" / "princes"
@@ -431,6 +433,7 @@ class Run:
     events: list[Event] = field(default_factory=list)
     block_events: list[Event] = field(default_factory=list)
     error: IllegalMoveError | NotationError | None = None
+    tracker: Tracker = START  # the undo protocol (engine.undo)
 
     def fail(self, line: Line, message: str) -> CaseFailure:
         return CaseFailure(f"{self.case.file.name}:{line.number}: {line.text!r}: {message}")
@@ -471,7 +474,7 @@ def _apply_seeded(run: Run) -> None:
         return
     while run.state.pending is not None and run.state.pending.kind in ("deal", "draw"):
         cmd = seeded_chance(run.state, run.seed)
-        run.state, new = apply(run.state, CHANCE, cmd)
+        run.state, new, run.tracker = undo_play(run.state, run.tracker, CHANCE, cmd)
         run.events.extend(new)
         run.block_events.extend(new)
 
@@ -496,11 +499,11 @@ def run_block_log(run: Run, block: Block, expect_error: bool) -> None:
         seat, cmd = parsed
         before = copy.deepcopy(run.state)
         try:
-            run.state, new = apply(run.state, seat, cmd)
+            run.state, new, run.tracker = undo_play(run.state, run.tracker, seat, cmd)
         except IllegalMoveError as e:
             if run.state != before:
                 raise run.fail(line, "a refused command changed the state") from e
-            if seat != CHANCE and cmd in legal_commands(run.state, seat):
+            if seat != CHANCE and cmd in _legal(run, seat):
                 raise run.fail(line, "refused, yet listed by legal_commands") from e
             if expect_error and last:
                 run.error = e
@@ -603,6 +606,11 @@ def _event_fact(run: Run, line: Line, args: list[str], negated: bool) -> None:
         raise run.fail(line, f"no such event; {name} events of this block: {same!r}")
 
 
+def _legal(run: Run, seat: int) -> list[Command]:
+    """The seat's legal commands, the undo protocol's (engine.undo) included."""
+    return [*legal_commands(run.state, seat), *legal_undo_commands(run.state, run.tracker, seat)]
+
+
 def _legal_fact(run: Run, line: Line, text: str, negated: bool) -> None:
     try:
         parsed = parse_log_line(run, Line(line.number, text))
@@ -611,7 +619,7 @@ def _legal_fact(run: Run, line: Line, text: str, negated: bool) -> None:
     if isinstance(parsed, int) or parsed[0] == CHANCE:
         raise CaseFormatError(f"line {line.number}: 'legal' needs 'PLAYER: command'")
     seat, cmd = parsed
-    listed = cmd in legal_commands(run.state, seat)
+    listed = cmd in _legal(run, seat)
     if listed == negated:
         raise run.fail(line, "listed by legal_commands" if negated else
                        "not listed by legal_commands")
@@ -758,10 +766,15 @@ def run_case(case: Case, by_id: dict[str, Case]) -> Run:
         for line in block.expect:
             check_expect(run, line)
     folded = run.start
+    history = {folded.version: folded}  # a Reverted event goes back to an earlier state
     for event in run.events:
         if from_dict(to_dict(event)) != event:
             raise CaseFailure(f"{case.where}: {event!r} does not survive to_dict/from_dict")
-        folded = evolve(folded, event)
+        if isinstance(event, Reverted):
+            folded = dataclasses.replace(history[event.to_version], version=folded.version + 1)
+        else:
+            folded = evolve(folded, event)
+        history[folded.version] = folded
     if folded != run.state:
         raise CaseFailure(f"{case.where}: folding the events does not give the final state")
     return run
