@@ -25,9 +25,11 @@ from typing import Any
 from engine.commands import Command, Deal, Draw
 from engine.errors import IllegalMoveError, NotationError
 from engine.events import Event
-from engine.game import apply, chance_due, new_state, seeded_chance, start_game, to_act
+from engine.game import chance_due, new_state, seeded_chance, start_game, to_act
 from engine.legal import legal_commands
 from engine.state import CHANCE, State
+from engine.undo import START, Tracker
+from engine.undo import play as play_command
 from notation import (
     KNOWN_TAGS,
     Chance,
@@ -221,6 +223,7 @@ class _Replay:
         self.seed: str | None = None
         self.result: dict[str, int] | None = None
         self.marked: dict[int, int] = {}  # round -> line of its marker
+        self.tracker: Tracker = START  # the undo protocol (engine.undo)
         self.line = 0
 
     # -- helpers ------------------------------------------------------------------
@@ -321,7 +324,8 @@ class _Replay:
         state = self.state
         assert state is not None and self.seed is not None
         while chance_due(state) is not None:
-            state, new = apply(state, CHANCE, seeded_chance(state, self.seed))
+            state, new, self.tracker = play_command(state, self.tracker, CHANCE,
+                                                    seeded_chance(state, self.seed))
             self.events.extend(new)
         self.state = state
 
@@ -342,8 +346,9 @@ class _Replay:
                 raise self._stop(item, "illegal", f"a chance line is due before any move: "
                                  f"expected '{line}' naming the {due.n} cards, as this log "
                                  "has no Seed tag", "chance-missing")
-        try:
-            self.state, new = apply(state, seat, item.command)
+        try:  # engine.undo: `undo`, `agree` and `refuse` lines too
+            self.state, new, self.tracker = play_command(state, self.tracker, seat,
+                                                         item.command)
         except IllegalMoveError as e:
             raise self._illegal(item, e, seat) from None
         self.events.extend(new)
@@ -354,14 +359,15 @@ class _Replay:
         cmd = item.command
         if self.seed is not None and chance_due(state) is not None:
             # Deals and draws the log leaves out come from the seed first.
-            ahead, skipped = state, []
+            ahead, tracker, skipped = state, self.tracker, []
             while chance_due(ahead) is not None and not _same_draw(cmd, ahead):
-                ahead, new = apply(ahead, CHANCE, seeded_chance(ahead, self.seed))
+                ahead, new, tracker = play_command(ahead, tracker, CHANCE,
+                                                   seeded_chance(ahead, self.seed))
                 skipped.extend(new)
             if chance_due(ahead) is not None:
                 state = ahead
                 self.events.extend(skipped)
-                self.state = state
+                self.state, self.tracker = state, tracker
             want = seeded_chance(state, self.seed)
             if _same_draw(cmd, state) and sorted(cmd.cards) != sorted(want.cards):
                 what = f"{want.deck} draw by" if isinstance(want, Draw) else "deal to"
@@ -372,7 +378,7 @@ class _Replay:
                                  f"the seed: {detail}", "chance-seed",
                                  ((format_command(want),), 0))
         try:
-            self.state, new = apply(state, CHANCE, cmd)
+            self.state, new, self.tracker = play_command(state, self.tracker, CHANCE, cmd)
         except IllegalMoveError as e:
             raise self._illegal(item, e, CHANCE) from None
         self.events.extend(new)
@@ -521,11 +527,11 @@ def format_game_log(
         IllegalMoveError: a move is not legal where it stands.
     """
     names = tuple(players)
-    state = new_state(start_game(names))
+    state, tracker = new_state(start_game(names)), START
     items: list[LogItem] = []
     for seat, cmd in moves:
         round_before = state.round
-        state, _ = apply(state, seat, cmd)
+        state, _, tracker = play_command(state, tracker, seat, cmd)
         if seat == CHANCE:
             if include_chance:
                 assert isinstance(cmd, Deal | Draw)
