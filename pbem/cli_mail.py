@@ -24,7 +24,7 @@ from .errors import PbemError
 from .moderator import Moderator, PlayerSpec
 from .render_text import render_view, view_to_json
 from .runner import open_moderator, poll_once, serve, transports
-from .store import MoveRow, OutMail, as_utc, get_game, moves_of, seats_of, utcnow
+from .store import OutMail, as_utc, get_game, seats_of, utcnow
 
 log = logging.getLogger("pbem")
 
@@ -180,45 +180,13 @@ def export_command(
     Once the game is over it holds every deal and draw, the seed and the salt, and
     `pbem verify` can check it offline (docs/trust.md); before that the deals and
     draws are written only with --full."""
-    from engine.chain import seed_commitment
-    from engine.events import GameStarted
-    from engine.state import CHANCE
-    from notation import parse_chance, parse_command
-
-    from .export import annotated_log, trust_tags
-    from .logs import result_tag
-    from .store import event_rows, load_events
+    from .export import export_game
 
     mod = _moderator(db)
-    with mod.store.read() as s:
-        try:
-            g = get_game(s, game)
-        except PbemError as e:
-            _fail(str(e))
-        seats = seats_of(s, game)
-        rows: list[MoveRow] = moves_of(s, game)
-        created = as_utc(g.created)
-        hashes = [r.hash for r in event_rows(s, game)]
-        started = load_events(s, game)[0]
-        _, state = mod.load(s, g)
-    assert isinstance(started, GameStarted)
-    names = [x.name for x in seats]
-    moves = []
-    for r in rows:
-        cmd = parse_chance(r.command, names) if r.seat == CHANCE \
-            else parse_command(r.command, players=names)
-        moves.append((r.seat, cmd))
-    tags: list[tuple[str, str]] = [("Game", "princes-of-florence"), ("Variant", g.variant),
-                                   ("Event", f"pbem {g.id}")]
-    if created is not None:
-        tags.append(("Date", created.strftime("%Y-%m-%d")))
-    if g.finished:
-        tags.append(("Result", result_tag(state)))
-    tags += trust_tags(started, commitment=seed_commitment(g.seed, g.salt),
-                       seed=g.seed if g.finished else None,
-                       salt=g.salt if g.finished else None,
-                       head_version=len(hashes), head_hash=hashes[-1])
-    text = annotated_log(started, moves, hashes, tags, include_chance=g.finished or full)
+    try:
+        text = export_game(mod, game, full=full)
+    except PbemError as e:
+        _fail(str(e))
     if out is None:
         sys.stdout.write(text)
     else:
@@ -293,8 +261,11 @@ def demo_command(
     typer.echo(f"Game {r.game_id} played to the end by mail in {r.seconds:.1f} s:")
     typer.echo(f"  {r.moves} moves from {r.mails_in} player mails "
                f"({r.rejected} refused with an error reply), {r.mails_out} mails sent")
+    typer.echo(f"  undo: {r.undo_requests} asked, {r.undos} agreed by everyone")
     typer.echo(f"  winner: {', '.join(r.winners)}; fame: {fame}")
     typer.echo(f"  database: {r.db_path}")
+    typer.echo(f"  check it: pbem export {r.game_id} --db {r.db_path} -o game.log && "
+               "pbem verify game.log")
     typer.echo(f"  mails:    {r.out_dir / 'mail'}/<address>/cur/*.eml "
                "(each player's inbox; the moderator's is moderator@example.org/processed)")
     first = sorted((r.out_dir / "mail" / "anna@example.org" / "cur").glob("*.eml"))

@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from engine.commands import Undo
 from engine.game import to_act
 from engine.state import CHANCE
+from engine.undo import legal_undo_commands
 
 from .config import Config
 from .moderator import Moderator, PlayerSpec
@@ -39,6 +41,8 @@ class DemoResult:
     seconds: float
     winners: tuple[str, ...]
     fame: dict[str, int]
+    undos: int = 0  # undos agreed by everyone
+    undo_requests: int = 0
 
 
 class FakeClock:
@@ -55,8 +59,11 @@ class FakeClock:
 
 
 def run_demo(out_dir: Path, *, players: int = 4, seed: int = 1, typo_rate: float = 0.03,
-             max_steps: int = 5000) -> DemoResult:
-    """Play one game to the end by mail; the mails end up under `out_dir/mail`."""
+             undo_rate: float = 0.03, max_steps: int = 5000) -> DemoResult:
+    """Play one game to the end by mail; the mails end up under `out_dir/mail`.
+
+    Now and then (`undo_rate`) a player asks to take back the command just accepted,
+    and the others answer `agree` (or, one time in five, `refuse`)."""
     t0 = time.perf_counter()
     out_dir = Path(out_dir)
     if out_dir.exists():
@@ -78,7 +85,18 @@ def run_demo(out_dir: Path, *, players: int = 4, seed: int = 1, typo_rate: float
     post = DirPost(MailDirs(cfg.mail_dir))
     scripted = [ScriptedPlayer(p.name, i, p.email, random.Random(f"{seed}|{p.name}"),
                                typo_rate=typo_rate) for i, p in enumerate(specs)]
-    mails_in = rejected = 0
+    mails_in = rejected = undos = requests = 0
+
+    def exchange(sender: ScriptedPlayer, lines: list[str]) -> None:
+        nonlocal mails_in, rejected
+        post.send(sender.reply(lines))
+        mails_in += 1
+        clock.tick(rng.uniform(5, 120))
+        report = poll_once(mod, inbox, sender_transport, clock)
+        rejected += sum(1 for o in report.outcomes if o.status == "rejected")
+        deliver_all(post, scripted)
+
+    sender_transport = sender
     for _ in range(max_steps):
         report = poll_once(mod, inbox, sender, clock)
         rejected += sum(1 for o in report.outcomes if o.status == "rejected")
@@ -96,6 +114,28 @@ def run_demo(out_dir: Path, *, players: int = 4, seed: int = 1, typo_rate: float
         post.send(actor.move(state))
         mails_in += 1
         clock.tick(rng.uniform(5, 600))
+        if undo_rate and rng.random() < undo_rate:
+            report = poll_once(mod, inbox, sender, clock)
+            rejected += sum(1 for o in report.outcomes if o.status == "rejected")
+            deliver_all(post, scripted)
+            with store.read() as s:
+                game = s.get(Game, game_id)
+                assert game is not None
+                _, state = mod.load(s, game)
+                tracker = mod.tracker(s, game)
+            if Undo() not in legal_undo_commands(state, tracker, actor.seat):
+                continue
+            requests += 1
+            exchange(actor, [f"@v{state.version}", "undo"])
+            for other in scripted:
+                if other is actor:
+                    continue
+                answer = "refuse" if rng.random() < 0.2 else "agree"
+                exchange(other, [answer])
+                if answer == "refuse":
+                    break
+            else:
+                undos += 1
     else:
         raise RuntimeError("the demo game did not end")
     poll_once(mod, inbox, sender, clock)
@@ -114,4 +154,4 @@ def run_demo(out_dir: Path, *, players: int = 4, seed: int = 1, typo_rate: float
         mails_in=mails_in, mails_out=int(mails_out), rejected=rejected,
         seconds=time.perf_counter() - t0,
         winners=tuple(state.players[w].name for w in state.winners),
-        fame={p.name: p.fame for p in state.players})
+        fame={p.name: p.fame for p in state.players}, undos=undos, undo_requests=requests)

@@ -16,16 +16,22 @@ lines that took them back.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from engine.chain import head
+from engine.chain import head, seed_commitment
 from engine.commands import Command, Deal, Draw
 from engine.events import GameStarted
 from engine.game import new_state
 from engine.state import CHANCE
 from engine.undo import START
 from engine.undo import play as play_command
-from notation import Chance, Move, RoundMarker, format_item
+from notation import Chance, Move, RoundMarker, format_item, parse_chance, parse_command
 from notation.log import format_tag
+
+from .store import as_utc, event_rows, get_game, load_events, moves_of, seats_of
+
+if TYPE_CHECKING:
+    from .moderator import Moderator
 
 TAG_ORDER = ("Game", "Rules", "Engine", "Variant", "Money", "Players", "SeedCommit", "Seed",
              "Salt", "Event", "Date", "Result", "Head")
@@ -86,3 +92,40 @@ def annotated_log(started: GameStarted, moves: Sequence[tuple[int, Command]],
             lines += ["", format_item(RoundMarker(0, state.round))]
             first = False
     return "\n".join(lines) + "\n"
+
+
+def export_game(mod: Moderator, game_id: str, *, full: bool = False) -> str:
+    """The exported log of a stored game (what `pbem export` prints). The deals and
+    draws, the seed, the salt and the Result tag are written once the game is over;
+    with `full`, the deals and draws of a running game too (referee only).
+
+    Raises:
+        UnknownGameError: no such game.
+    """
+    from .logs import result_tag
+
+    with mod.store.read() as s:
+        g = get_game(s, game_id)
+        names = [x.name for x in seats_of(s, game_id)]
+        rows = moves_of(s, game_id)
+        hashes = [r.hash for r in event_rows(s, game_id)]
+        started = load_events(s, game_id)[0]
+        _, state = mod.load(s, g)
+        created = as_utc(g.created)
+    assert isinstance(started, GameStarted)
+    moves: list[tuple[int, Command]] = []
+    for r in rows:
+        cmd: Command = parse_chance(r.command, names) if r.seat == CHANCE \
+            else parse_command(r.command, players=names)
+        moves.append((r.seat, cmd))
+    tags: list[tuple[str, str]] = [("Game", "princes-of-florence"), ("Variant", g.variant),
+                                   ("Event", f"pbem {g.id}")]
+    if created is not None:
+        tags.append(("Date", created.strftime("%Y-%m-%d")))
+    if g.finished:
+        tags.append(("Result", result_tag(state)))
+    tags += trust_tags(started, commitment=seed_commitment(g.seed, g.salt),
+                       seed=g.seed if g.finished else None,
+                       salt=g.salt if g.finished else None,
+                       head_version=len(hashes), head_hash=hashes[-1])
+    return annotated_log(started, moves, hashes, tags, include_chance=g.finished or full)
