@@ -12,7 +12,7 @@ import json
 import logging
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from sqlmodel import col, func, select
@@ -148,6 +148,16 @@ def status_command(
             viewer = match[0].seat
         outbox = dict(s.exec(select(OutMail.status, func.count()).where(OutMail.game_id == game)
                              .group_by(col(OutMail.status))).all())
+        tracker = mod.tracker(s, g)
+        undo: dict[str, Any] | None = None
+        if tracker.request is not None and tracker.last is not None:
+            from notation import format_command
+
+            undo = {"asked_by": state.players[tracker.request.seat].name,
+                    "command": format_command(tracker.last.command),
+                    "to_version": tracker.request.to_version,
+                    "waiting_for": [state.players[i].name
+                                    for i in tracker.waiting_for(len(state.players))]}
         view = view_for(state, viewer)
         meta = {
             "game": g.id, "variant": g.variant, "version": g.version, "finished": g.finished,
@@ -155,7 +165,7 @@ def status_command(
             "late_policy": g.late_policy, "turn_hours": g.turn_hours,
             "players": [{"seat": x.seat, "name": x.name, "person": x.person, "email": x.email,
                          "tz": x.tz} for x in seats],
-            "outbox": outbox,
+            "outbox": outbox, "undo": undo,
         }
     if as_json:
         typer.echo(json.dumps({**meta, "view": view_to_json(view)}, indent=2))
@@ -165,6 +175,9 @@ def status_command(
                f"outbox {outbox or 'empty'}")
     for x in meta["players"]:  # type: ignore[attr-defined]
         typer.echo(f"  {x['name']}: {x['person']} <{x['email']}> {x['tz']}")
+    if undo is not None:
+        typer.echo(f"undo asked by {undo['asked_by']} ('{undo['command']}', back to "
+                   f"v{undo['to_version']}); waiting for {', '.join(undo['waiting_for'])}")
     typer.echo(render_view(view))
 
 

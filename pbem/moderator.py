@@ -373,7 +373,9 @@ class Moderator:
                 s.add(seat)
             s.flush()
             names = ", ".join(p.name for p in players)
-            notice = (f"A new game of The Princes of Florence: {names}. Every deal and draw "
+            notice = (f"A new game of The Princes of Florence: {names}, judged by pbem's "
+                      f"engine {started.engine} with the rules edition {started.edition}. "
+                      "Every deal and draw "
                       "comes from a secret seed, revealed when the game ends. The seed's "
                       f"commitment is sha256:{seed_commitment(seed, salt)}: keep this mail "
                       "to check the seed against it (docs/trust.md).")
@@ -640,12 +642,13 @@ class Moderator:
         """Queue a notice to every seat of a game (or to `seats`)."""
         _, state = self.load(s, game)
         view = view_for(state, None)
+        position = head(game.version, head_hash(s, game.id, game.version))
         targets = list(seats if seats is not None else seats_of(s, game.id))
         for seat in targets:
             utc, local = when(game.deadline, seat.tz)
             ctx = {"game_id": game.id, "title": title, "lines": list(lines),
                    "turn_line": turn_line(view, seat.name), "deadline_utc": utc,
-                   "deadline_local": local, "version": game.version}
+                   "deadline_local": local, "version": game.version, "position": position}
             text, html = self.renderer.render("notice", ctx)
             s.add(make_mail(self.cfg, game_id=game.id, kind=kind, to=seat.email,
                             subject=self._subject(game.id, title), text=text, html=html,
@@ -653,7 +656,7 @@ class Moderator:
         for addr in extra_to:
             ctx = {"game_id": game.id, "title": title, "lines": list(lines),
                    "turn_line": "", "deadline_utc": "", "deadline_local": "",
-                   "version": game.version}
+                   "version": game.version, "position": position}
             text, html = self.renderer.render("notice", ctx)
             s.add(make_mail(self.cfg, game_id=game.id, kind=kind, to=addr,
                             subject=self._subject(game.id, title), text=text, html=html,

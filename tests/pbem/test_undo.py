@@ -128,3 +128,21 @@ def test_commands_are_stored_with_the_version_they_were_given_at(mod, game, mail
     assert (rows[-1].command, rows[-1].version) == ("open jester", v)
     chance = [r.version for r in rows if r.seat == -1]
     assert chance == sorted(set(chance))  # each deal at its own version
+
+
+def test_notices_and_the_first_mail_quote_the_position_and_the_stamp(mod, game, mailbox,
+                                                                     smtp) -> None:
+    from engine import __version__
+    from engine.ruleset import RULES
+
+    from .fakes import NOW
+
+    run(mod, mailbox, smtp)
+    first = smtp.text(smtp.to(ANNA)[0])
+    assert f"engine {__version__} with the rules edition {RULES.edition}" in first
+    assert "commitment is sha256:" in first
+    smtp.sent.clear()
+    mod.pause(game, NOW, "holiday")
+    run(mod, mailbox, smtp)
+    notice = smtp.text(smtp.to(BAS)[0])
+    assert "paused" in notice and f"Position: v{state_of(mod, game).version} sha256:" in notice
