@@ -196,6 +196,11 @@ class _Verify:
     def start(self, first_line: int) -> None:
         """Check the header and set the game up (at the first line after the tags)."""
         seed = self.tag("Seed")
+        for name in ("SeedCommit", "Head"):
+            if self.tag(name) is None:
+                raise _Fail(self.last_tag_line, "tags",
+                            f"the log has no [{name}] tag: only a log written by `pbem export` "
+                            "can be verified")
         if not seed:
             raise _Fail(self.tag_line("SeedCommit"), "unrevealed",
                         "not verifiable until the seed is revealed: the log has no Seed tag "
