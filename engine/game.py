@@ -384,7 +384,7 @@ def _decide_action(state: State, seat: int, cmd: Command) -> list[Event]:
             raise _illegal(f"a payment of {payment} converts into at most {most} fame",
                            "work-pp")
         return [WorkCompleted(seat, cmd.profession, cmd.bonuses, wv, payment, cmd.pp)]
-    if isinstance(cmd, TakeProfession | TakeBonus):
+    if isinstance(cmd, (TakeProfession, TakeBonus)):
         deck = "profession" if isinstance(cmd, TakeProfession) else "bonus"
         p = _require_action(state, seat, deck)
         if not decks.deck_size(state.decks[deck]):
@@ -417,9 +417,9 @@ def played(p: Player, profession: str, bonuses: Iterable[str]) -> Player:
 def _decide_primary(state: State, seat: int, cmd: Command) -> list[Event]:
     if state.phase == "over":
         raise GameOverError("the game is over", "over")
-    if isinstance(cmd, Deal | Draw):
+    if isinstance(cmd, (Deal, Draw)):
         return _decide_chance(state, cmd)
-    if isinstance(cmd, Undo | Agree | Refuse):
+    if isinstance(cmd, (Undo, Agree, Refuse)):
         raise IllegalMoveError(f"'{cmd.verb}' is decided by engine.undo.play, which knows "
                                "the last command and the pending request", "undo")
     if not 0 <= seat < len(state.players):
@@ -458,7 +458,7 @@ def _decide_primary(state: State, seat: int, cmd: Command) -> list[Event]:
             raise _illegal(why, "place-placement")
         fame = RULES.fame_extra_landscape if p.count_landscape(cmd.landscape) else 0
         return [LandscapePlaced(seat, cmd.landscape, cmd.cells, fame)]
-    if isinstance(cmd, Choose | Place):
+    if isinstance(cmd, (Choose, Place)):
         raise _illegal(f"there is nothing to {cmd.verb} now", cmd.verb)
     if isinstance(cmd, Keep):
         p = state.players[seat]
@@ -473,7 +473,7 @@ def _decide_primary(state: State, seat: int, cmd: Command) -> list[Event]:
         return [ProfessionsKept(seat, cmd.cards, returned)]
     if state.phase in ("deal", "keep"):
         raise _illegal("the game starts once every player has kept 3 professions", "setup")
-    if isinstance(cmd, Open | Bid | Pass | Take):
+    if isinstance(cmd, (Open, Bid, Pass, Take)):
         return _decide_auction(state, seat, cmd)
     return _decide_action(state, seat, cmd)
 

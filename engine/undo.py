@@ -67,7 +67,7 @@ START = Tracker()
 
 
 def is_undo_command(cmd: Command) -> bool:
-    return isinstance(cmd, Undo | Agree | Refuse)
+    return isinstance(cmd, (Undo, Agree, Refuse))
 
 
 def undo_refusal(state: State, tracker: Tracker, seat: int) -> IllegalMoveError | None:
@@ -121,7 +121,7 @@ def play(state: State, tracker: Tracker, seat: int,
             raise why
         assert tracker.last is not None
         return state, [], Tracker(tracker.last, Request(seat, tracker.last.before.version))
-    if isinstance(cmd, Agree | Refuse):
+    if isinstance(cmd, (Agree, Refuse)):
         request = tracker.request
         if state.finished:
             raise GameOverError("the game is over", "over")
