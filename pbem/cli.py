@@ -15,7 +15,3 @@ app = typer.Typer(
 
 for module in (cli_logs, cli_mail, cli_trust):
     module.register(app)
-
-
-def main() -> None:  # pragma: no cover - console entry
-    app()
