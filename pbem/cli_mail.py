@@ -23,7 +23,7 @@ from .config import Config, load_config
 from .errors import PbemError
 from .moderator import Moderator, PlayerSpec
 from .render_text import render_view, view_to_json
-from .runner import open_moderator, poll_once, serve, transports
+from .runner import Stopper, open_moderator, poll_once, serve, transports
 from .store import OutMail, as_utc, get_game, seats_of, utcnow
 
 log = logging.getLogger("pbem")
@@ -117,12 +117,25 @@ def poll_command(
 
 def serve_command(verbose: Annotated[bool, typer.Option("-v")] = True,
                   db: DbOption = None) -> None:
-    """Run the moderator: IMAP IDLE (or polling), deadlines and the sender, until Ctrl-C."""
+    """Run the moderator: IMAP IDLE (or polling), deadlines and the sender.
+
+    SIGTERM or Ctrl-C (SIGINT) stops it cleanly: the mail in hand is finished, then it
+    exits 0. A second signal stops it at once (exit 130)."""
     _logging(verbose)
     mod = _moderator(db)
     inbox, sender = transports(mod.cfg)
-    typer.echo(f"serving {mod.cfg.moderator_address} ({mod.cfg.transport}); Ctrl-C stops")
-    serve(mod, inbox, sender)
+    stopper = Stopper()
+    stopper.install()
+    typer.echo(f"serving {mod.cfg.moderator_address} ({mod.cfg.transport}); "
+               "Ctrl-C or SIGTERM stops")
+    try:
+        serve(mod, inbox, sender, stop=stopper)
+    except KeyboardInterrupt:
+        typer.echo("pbem serve: stopped at once", err=True)
+        raise typer.Exit(130) from None
+    finally:
+        mod.store.dispose()
+    typer.echo("pbem serve: stopped")
 
 
 def status_command(

@@ -10,6 +10,7 @@ moves it, and sends what the outbox still holds.
 from __future__ import annotations
 
 import logging
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -57,10 +58,15 @@ def transports(cfg: Config) -> tuple[Callable[[], Inbox], Sender]:
 
 
 def process_inbox(mod: Moderator, inbox: Inbox, clock: Clock, report: PassReport,
-                  limit: int = 100) -> int:
-    """Process the waiting mails of an open inbox; returns how many were fetched."""
+                  limit: int = 100, stop: threading.Event | None = None) -> int:
+    """Process the waiting mails of an open inbox; returns how many were fetched.
+
+    With `stop` set, the mail in hand is finished and the rest are left in the inbox
+    for the next pass (0 is returned, so callers do not fetch again)."""
     fetched = inbox.fetch(limit)
     for f in fetched:
+        if stop is not None and stop.is_set():
+            return 0
         try:
             outcome = mod.process_mail(f.raw, clock(), uid=f.uid, truncated=f.truncated)
         except (DBAPIError, StoreError) as e:
@@ -101,31 +107,90 @@ def poll_once(mod: Moderator, inbox_factory: Callable[[], Inbox], sender: Sender
     return report
 
 
+class _Interrupted(BaseException):
+    """Raised by the stop signal handler to end a wait for new mail early (a
+    BaseException, so that no `except Exception` in a transport swallows it)."""
+
+
+class Stopper:
+    """SIGTERM and SIGINT set `event`; while the loop only waits for mail, the signal
+    also ends the wait at once. A mail in hand is always finished first."""
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self.waiting = False
+
+    def __call__(self, signum: int, _frame: object) -> None:
+        if self.event.is_set():
+            raise KeyboardInterrupt  # a second signal: stop now
+        log.info("signal %d: stopping after the mail in hand", signum)
+        self.event.set()
+        if self.waiting:
+            raise _Interrupted
+
+    def install(self) -> None:
+        """Handle SIGTERM and SIGINT (main thread only)."""
+        signal.signal(signal.SIGTERM, self)
+        signal.signal(signal.SIGINT, self)
+
+    def wait(self, inbox: Inbox, seconds: float) -> None:
+        """`inbox.wait(seconds)`, ended early by a stop signal."""
+        if self.event.is_set():
+            return
+        self.waiting = True
+        try:
+            inbox.wait(seconds)
+        except _Interrupted:
+            pass
+        finally:
+            self.waiting = False
+
+
 def serve(mod: Moderator, inbox_factory: Callable[[], Inbox], sender: Sender,
-          stop: threading.Event | None = None, clock: Clock = utcnow) -> None:
+          stop: threading.Event | Stopper | None = None, clock: Clock = utcnow) -> None:
     """Run until `stop` is set: process mail as it arrives, check deadlines and send
-    the outbox at least every `poll_seconds`; server outages are retried."""
-    stop = stop or threading.Event()
+    the outbox at least every `poll_seconds`; server outages are retried.
+
+    A `Stopper` (installed as the handler of SIGTERM and SIGINT by `pbem serve`) ends
+    the loop cleanly: the mail in hand is finished and committed, and the wait for new
+    mail is cut short."""
+    stopper = stop if isinstance(stop, Stopper) else Stopper()
+    if isinstance(stop, threading.Event):
+        stopper.event = stop
+    halt = stopper.event
     cfg = mod.cfg
     pause = 1.0
-    while not stop.is_set():
+    while not halt.is_set():
         try:
             with inbox_factory() as inbox:
                 pause = 1.0
-                while not stop.is_set():
+                while not halt.is_set():
                     report = PassReport()
-                    while process_inbox(mod, inbox, clock, report) == 100:
+                    while process_inbox(mod, inbox, clock, report, stop=halt) == 100:
                         pass
+                    if halt.is_set():
+                        break
                     report.deadlines = check_deadlines(mod, clock())
                     report.sent = send_due(mod.store, sender, cfg, clock())
                     if report.outcomes or report.sent.sent:
                         log.info("%s", report.summary())
-                    inbox.wait(cfg.poll_seconds)
+                    stopper.wait(inbox, cfg.poll_seconds)
         except (PbemError, DBAPIError) as e:
             log.warning("%s; retrying in %.0f s", e, pause)
-            stop.wait(pause)
+            stopper.waiting = True
+            try:
+                if not halt.is_set():
+                    halt.wait(pause)
+            except _Interrupted:
+                pass
+            finally:
+                stopper.waiting = False
             pause = min(pause * 2, 300)
+        except _Interrupted:
+            pass
         except KeyboardInterrupt:
+            if halt.is_set():
+                raise  # a second stop signal
             return
 
 

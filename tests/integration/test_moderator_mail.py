@@ -201,6 +201,23 @@ def play(post: ImapPost, mod: Moderator, cfg: Config, players: list[ScriptedPlay
     return len(sent), sent
 
 
+def read_all_outbox(post: ImapPost, players: list[ScriptedPlayer], mod: Moderator) -> None:
+    """Read mail until every outbox row the moderator sent has arrived somewhere (not only
+    the last status version: a private mail can come after it), or TIMEOUT passes."""
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        with mod.store.read() as s:
+            ids = s.exec(select(OutMail.message_id).where(OutMail.status == "sent")).all()
+        if all(post.received[m] for m in ids):
+            return
+        if time.monotonic() > deadline:
+            return  # audit() names what never came
+        for p in players:
+            for msg in post.receive(p.address):
+                p.read(msg)
+        time.sleep(0.05)
+
+
 def audit(mod: Moderator, post: ImapPost, sent: list[str], max_doubles: int = 0) -> None:
     with mod.store.read() as s:
         stored = Counter(s.exec(select(InboundMail.message_id)).all())
@@ -228,6 +245,7 @@ def test_full_game_by_real_mail(mailstack: MailStack, database_url: str, post: I
     state = current(mod, game_id)
     assert state.finished, f"not finished after {moves} moves"
     read_until_ready(post, players, mod, game_id)
+    read_all_outbox(post, players, mod)
     audit(mod, post, sent)
     with mod.store.read() as s:
         assert s.exec(select(InboundMail.status).where(InboundMail.status != "accepted")
@@ -273,10 +291,7 @@ def test_killed_moderator_loses_and_doubles_nothing(mailstack: MailStack, databa
         moderator_pass_until(mod, cfg, len(sent))
     poll_once(mod, lambda: ImapInbox(cfg), SmtpSender(cfg))
     read_until_ready(post, players, mod, game_id)
-    time.sleep(0.5)
-    for p in players:
-        for m in post.receive(p.address):
-            p.read(m)
+    read_all_outbox(post, players, mod)
     assert kills > 0
     audit(mod, post, sent, max_doubles=kills)
     store.dispose()
@@ -313,4 +328,35 @@ def test_serve_with_idle_reacts_to_new_mail(mailstack: MailStack, post: ImapPost
         stop.set()
         thread.join(timeout=15)
     assert not thread.is_alive()
+    store.dispose()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_serve_in_idle_stops_cleanly_on_a_signal(mailstack: MailStack, post: ImapPost,
+                                                 tmp_path: Path, signum: int) -> None:
+    """`pbem serve` waiting in IMAP IDLE (for up to 60 s) stops at once on SIGTERM or
+    SIGINT and exits 0; a mail sent before the signal is processed and answered."""
+    url = f"sqlite:///{tmp_path / 'stop.sqlite'}"
+    cfg = moderator_config(mailstack, url)
+    store = fresh_store(url)
+    mod, players = new_game(mailstack, store, cfg, "pof-stop", n=3)
+    env = {**env_for(cfg), "PBEM_IDLE": "true", "PBEM_POLL_SECONDS": "60"}
+    proc = subprocess.Popen([sys.executable, "-c", "from pbem.cli import app; app()", "serve"],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        read_until_ready(post, players, mod, "pof-stop")
+        state = current(mod, "pof-stop")
+        post.send(players[0].move(state))
+        end = time.monotonic() + TIMEOUT
+        while current(mod, "pof-stop").version == state.version:
+            assert time.monotonic() < end, "serve never processed the mail"
+            time.sleep(0.05)
+        proc.send_signal(signum)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err
+    assert "pbem serve: stopped" in out and "Traceback" not in err
     store.dispose()
