@@ -21,7 +21,7 @@ def test_passing_aligned_results() -> None:
     assert ok([f"{ID}; spf=pass smtp.mailfrom=anna@example.org"], "spf")
     # relaxed alignment: a parent domain's signature vouches for a subdomain (not dmarc)
     assert ok([f"{ID}; dkim=pass header.d=example.org"], "dkim", "anna@mail.example.org")
-    assert ok([f"MX.PBEM.TEST;\r\n\tdmarc=pass\r\n header.from=example.org"])  # folded
+    assert ok(["MX.PBEM.TEST;\r\n\tdmarc=pass\r\n header.from=example.org"])  # folded
 
 
 def test_failing_missing_and_unaligned() -> None:
@@ -42,10 +42,10 @@ def test_forged_headers_below_the_servers_own_do_not_count() -> None:
     forged = f"{ID}; dmarc=pass header.from=example.org"
     assert not ok([f"{ID}; dmarc=fail header.from=example.org", forged])
     # a header with another authserv-id on top is someone else's: skipped
-    assert not ok([f"other.example; dmarc=pass header.from=example.org",
+    assert not ok(["other.example; dmarc=pass header.from=example.org",
                    f"{ID}; dmarc=fail header.from=example.org", forged])
     # ...but ours decides even when another id stands above it
-    assert ok([f"other.example; dmarc=fail header.from=example.org",
+    assert ok(["other.example; dmarc=fail header.from=example.org",
                f"{ID}; dmarc=pass header.from=example.org"])
 
 
