@@ -186,7 +186,9 @@ def new_message_id(cfg: Config, kind: str, game_id: str | None = None,
     """`<pbem.KIND.RANDOM@domain>`, or `<pbem.KIND.GAME.vN.RANDOM@domain>` for a mail
     showing a game at version N: a reply to it is judged against that version."""
     if game_id is not None and version is not None:
-        return f"<pbem.{kind}.{game_id}.v{version}.{uuid.uuid4().hex}@{cfg.moderator_domain}>"
+        # 64 random bits keep the header short enough not to be folded
+        return (f"<pbem.{kind}.{game_id}.v{version}.{uuid.uuid4().hex[:16]}"
+                f"@{cfg.moderator_domain}>")
     return f"<pbem.{kind}.{uuid.uuid4().hex}@{cfg.moderator_domain}>"
 
 
