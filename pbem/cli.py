@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import cli_logs, cli_mail, cli_trust
+from . import cli_address, cli_logs, cli_mail, cli_trust
 
 app = typer.Typer(
     name="pbem",
@@ -13,5 +13,5 @@ app = typer.Typer(
     add_completion=False,
 )
 
-for module in (cli_logs, cli_mail, cli_trust):
+for module in (cli_logs, cli_mail, cli_trust, cli_address):
     module.register(app)

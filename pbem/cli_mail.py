@@ -70,7 +70,8 @@ def init_command(db: DbOption = None) -> None:
 
 def new_command(
     player: Annotated[list[str], typer.Option(
-        "--player", "-p", help="NAME:ADDRESS[:TIMEZONE], in seat order (3 to 5)")],
+        "--player", "-p", help="NAME:ADDRESS[,ADDRESS...][:TIMEZONE], in seat order (3 to "
+        "5); mails go to the first address, commands are played from any of them")],
     game: Annotated[str | None, typer.Option(help="game id, e.g. pof-17 (default: next)")] = None,
     variant: str = "standard",
     seed: Annotated[str | None, typer.Option(help="deal seed (default: random, secret)")] = None,
@@ -78,6 +79,10 @@ def new_command(
     turn_hours: Annotated[float, typer.Option(help="hours per turn; 0 = no deadline")] = 0,
     reminder_hours: Annotated[float, typer.Option(help="remind this long before")] = 0,
     late: Annotated[str, typer.Option(help="at the deadline: wait | auto")] = "wait",
+    require_auth: Annotated[str, typer.Option(
+        help="sender check the moderator's mail server must vouch for in its "
+             "Authentication-Results header ($PBEM_AUTHSERV_ID): dmarc | dkim | spf | none")]
+    = "none",
     db: DbOption = None,
 ) -> None:
     """Start a game: deal from the seed and mail every player their first status."""
@@ -89,7 +94,8 @@ def new_command(
     try:
         game_id = mod.new_game(specs, utcnow(), game_id=game, variant=variant, seed=seed,
                                money_open=money_open, turn_hours=turn_hours,
-                               reminder_hours=reminder_hours, late_policy=late)
+                               reminder_hours=reminder_hours, late_policy=late,
+                               require_auth=require_auth)
     except (ValueError, PbemError) as e:
         _fail(str(e), 2)
     except Exception as e:  # engine refusal (player count, names)
@@ -240,14 +246,15 @@ def extend_command(game: str, hours: Annotated[float, typer.Argument(help="hours
 def replace_command(
     game: str,
     seat: Annotated[str, typer.Argument(help="the seat's name in the game")],
-    email: Annotated[str, typer.Option(help="the new player's address")],
+    email: Annotated[list[str], typer.Option(
+        help="the new player's address (repeat for more; mails go to the first)")],
     name: Annotated[str | None, typer.Option(help="the new player's name")] = None,
     tz: Annotated[str | None, typer.Option(help="the new player's time zone")] = None,
     db: DbOption = None,
 ) -> None:
     """Give a seat to a new player (new address and reply token); tell every player."""
-    _moderate(db, lambda m, now: m.replace(game, seat, now, email=email, person=name, tz=tz),
-              f"{game}: {seat} now played by {email}")
+    _moderate(db, lambda m, now: m.replace(game, seat, now, emails=email, person=name, tz=tz),
+              f"{game}: {seat} now played by {', '.join(email)}")
 
 
 def _moderate(db: Path | None, action: object, done: str) -> None:

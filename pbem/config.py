@@ -53,6 +53,11 @@ class Config:
     max_body_bytes: int = 64 * 1024
     max_mail_bytes: int = 1024 * 1024  # what is read of a mail at most
     send_attempts: int = 12  # then an outbox mail is marked failed (after ~2 days)
+    # Sender checks: the authserv-id of the Authentication-Results header the
+    # moderator's own mail server stamps ("" = none is trusted), and how often an
+    # address registered for no seat is answered: daily (once a day) | never
+    authserv_id: str = ""
+    stranger_replies: str = "daily"
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def sqlalchemy_url(self) -> str:
@@ -130,6 +135,8 @@ def load_config(env: Mapping[str, str] | None = None, **overrides: Any) -> Confi
     for name in ("imap_tls", "smtp_tls"):
         if getattr(cfg, name) not in ("starttls", "ssl", "none"):
             raise ConfigError(f"{name} must be starttls, ssl or none")
+    if cfg.stranger_replies not in ("daily", "never"):
+        raise ConfigError("stranger_replies must be daily or never")
     if "@" not in cfg.moderator_address:
         raise ConfigError("moderator_address must be an email address")
     return cfg

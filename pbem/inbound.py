@@ -49,6 +49,7 @@ class ParsedMail:
     text: str  # the body text ("" when `problem` is set)
     problem: str | None = None  # why the body could not be read (for the reply)
     headers: dict[str, str] = field(default_factory=dict)
+    auth_results: list[str] = field(default_factory=list)  # Authentication-Results, top first
 
 
 @dataclass
@@ -230,7 +231,8 @@ def parse_mail(raw: bytes, *, max_body: int = 64 * 1024, truncated: bool = False
         message_id=message_key(msg, raw), sender=sender, subject=subject[:300],
         recipients=_addresses(msg, "To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To"),
         references=[r for r in refs if r.startswith("<")][-10:],
-        auto=auto_reason(msg), text="")
+        auto=auto_reason(msg), text="",
+        auth_results=[str(v) for v in msg.get_all("Authentication-Results") or []][:50])
     if truncated:
         parsed.problem = (f"your mail is larger than the moderator reads "
                           f"(over {len(raw) // 1024} KiB). Send only your commands, "

@@ -18,6 +18,7 @@ sends the outbox after that: a crash at any point repeats only idempotent steps.
 from __future__ import annotations
 
 import logging
+import re
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -53,21 +54,36 @@ from .inbound import (
     split_envelope,
     token_from,
 )
-from .outbound import Renderer, headline, make_mail, status_context, turn_line, when
+from .outbound import (
+    Renderer,
+    answered_version,
+    headline,
+    make_mail,
+    status_context,
+    turn_line,
+    when,
+)
+from .sender_auth import REQUIREMENTS, judge
 from .store import (
     Game,
+    GameAuth,
     InboundMail,
     MoveRow,
     OutMail,
     Seat,
+    SeatAddress,
     Store,
+    StrangerReply,
     append_events,
     as_utc,
     count_moves,
     find_inbound,
     get_game,
     head_hash,
+    is_registered,
     load_events,
+    required_auth,
+    seat_addresses,
     seat_by_token,
     seats_of,
 )
@@ -88,25 +104,58 @@ class Outcome:
 
 @dataclass(frozen=True)
 class PlayerSpec:
-    """A player of a new game: `name` (the seat's name in the notation), address, zone."""
+    """A player of a new game: `name` (the seat's name in the notation), the main
+    address (where mails go), the zone, and further addresses the player may also
+    send from."""
 
     name: str
     email: str
     tz: str = "UTC"
+    extra: tuple[str, ...] = ()
 
     @classmethod
     def parse(cls, text: str) -> PlayerSpec:
-        """`name:address[:Area/City]`.
+        """`name:address[,address...][:Area/City]`.
 
         Raises:
             ValueError: not in that form, or an unknown time zone.
         """
         parts = text.split(":")
-        if len(parts) not in (2, 3) or not parts[0] or "@" not in parts[1]:
-            raise ValueError(f"expected NAME:ADDRESS[:TIMEZONE], not {text!r}")
+        if len(parts) not in (2, 3) or not parts[0].strip():
+            raise ValueError(f"expected NAME:ADDRESS[,ADDRESS...][:TIMEZONE], not {text!r}")
+        addresses = addresses_of(parts[1].split(","))
         tz = parts[2] if len(parts) == 3 else "UTC"
         _check_tz(tz)
-        return cls(parts[0].strip().lower(), parts[1].strip().lower(), tz)
+        return cls(parts[0].strip().lower(), addresses[0], tz, addresses[1:])
+
+
+def addresses_of(texts: Sequence[str]) -> tuple[str, ...]:
+    """Mail addresses, lowercased, without repeats, in the given order.
+
+    Raises:
+        ValueError: none given, or one that is not a plain address.
+    """
+    out: list[str] = []
+    for text in texts:
+        addr = text.strip().lower()
+        local, at, domain = addr.rpartition("@")
+        if not at or not local or "." not in domain or not _ADDRESS.fullmatch(addr):
+            raise ValueError(f"expected a mail address like anna@example.org, not {text!r}")
+        if addr not in out:
+            out.append(addr)
+    if not out:
+        raise ValueError("expected at least one mail address")
+    return tuple(out)
+
+
+_ADDRESS = re.compile(r"[a-z0-9!#$%&'*+/=?^_`{|}~.-]+@[a-z0-9.-]+")
+
+
+def shown_address(addr: str) -> str:
+    """An address from a mail's From, safe to quote in a mail to someone else:
+    printable address characters only, at most 80 of them."""
+    clean = re.sub(r"[^A-Za-z0-9@._+-]", "?", addr)
+    return clean[:80] + ("…" if len(clean) > 80 else "")
 
 
 def _check_tz(tz: str) -> None:
@@ -119,13 +168,24 @@ def _check_tz(tz: str) -> None:
 
 
 class CommandFailed(Exception):
-    """A command line of a mail that cannot be applied: the line and the game error."""
+    """A command line of a mail that cannot be applied: the line and the game error
+    (and, for a stale mail, what changed since the version it was written against)."""
 
-    def __init__(self, line: Line | None, error: GameError, state: State | None) -> None:
+    def __init__(self, line: Line | None, error: GameError,
+                 changes: Sequence[str] = ()) -> None:
         super().__init__(error.message)
         self.line = line
         self.error = error
-        self.state = state  # the evolving state at the failing line, for its legal commands
+        self.changes = list(changes)
+
+
+class Intruder(MailRejected):
+    """A mail at a seat's reply address (or with its token) from an address not
+    registered for that seat: its owner is told, nothing in it is read further."""
+
+    def __init__(self, reason: str, seat: Seat) -> None:
+        super().__init__(reason)
+        self.seat = seat
 
 
 @dataclass
@@ -231,15 +291,15 @@ def play_lines(state: State, seat: int, lines: Sequence[Line], seed: str,
             raise CommandFailed(line, IllegalMoveError(
                 f"this line comes after {drew_after.text!r}, which draws cards you have not "
                 "seen yet; send it again in a new mail once you have read your draw",
-                "after-draw"), None)
+                "after-draw"))
         try:
             cmd = parse_command(line.text, players=names)
         except NotationError as e:
-            raise CommandFailed(line, e, played.state) from None
+            raise CommandFailed(line, e) from None
         try:
             played.play(seat, cmd)
         except IllegalMoveError as e:
-            raise CommandFailed(line, e, played.state) from None
+            raise CommandFailed(line, e) from None
         played.echo.append(format_command(cmd))
         before = len(played.events)
         resolve_chance(played, seed)
@@ -265,6 +325,13 @@ def auto_command(state: State, seat: int) -> Command:
     if state.phase == "auction":
         return Pass()
     return Done()
+
+
+STRANGER_SUBJECT = "Your mail to the moderator"
+STRANGER_REPLY = ("This address moderates games by mail for their registered players only. "
+                  "Your address is registered for no seat, so your mail was not read. "
+                  "Mails from your address get at most one such reply a day.")
+STRANGER_INTERVAL = timedelta(days=1)
 
 
 def _seat_name(seats: Sequence[Seat], i: int) -> str:
@@ -338,15 +405,29 @@ class Moderator:
     def new_game(self, players: Sequence[PlayerSpec], now: datetime, *,
                  game_id: str | None = None, variant: str = "standard", seed: str | None = None,
                  money_open: bool = False, turn_hours: float = 0, reminder_hours: float = 0,
-                 late_policy: str = "wait") -> str:
+                 late_policy: str = "wait", require_auth: str = "none") -> str:
         """Create a game, deal with its seed, and queue everyone's first status mail.
+
+        `require_auth` (dmarc, dkim, spf or none): the alignment of the From address
+        that the moderator's mail server must have found (`pbem.sender_auth`).
 
         Raises:
             IllegalMoveError: the engine refuses the setup (player count, names).
-            ValueError: a bad game id, policy or duplicate game id.
+            ValueError: a bad game id, policy or duplicate game id; an address given
+                to two seats; a sender check without a configured authserv-id.
         """
         if late_policy not in ("wait", "auto"):
             raise ValueError("late policy must be 'wait' or 'auto'")
+        if require_auth not in REQUIREMENTS:
+            raise ValueError(f"--require-auth must be one of {', '.join(REQUIREMENTS)}")
+        if require_auth != "none" and not self.cfg.authserv_id:
+            raise ValueError(f"--require-auth {require_auth} needs the authserv-id of the "
+                             "moderator's mail server (PBEM_AUTHSERV_ID)")
+        owners: dict[str, str] = {}
+        for p in players:
+            for addr in (p.email, *p.extra):
+                if owners.setdefault(addr, p.name) != p.name:
+                    raise ValueError(f"{addr} is given for both {owners[addr]} and {p.name}")
         seed = seed or secrets.token_hex(16)
         salt = secrets.token_hex(8)
         started = start_game([p.name for p in players], variant=variant, money_open=money_open,
@@ -372,6 +453,11 @@ class Moderator:
             for seat in seats:
                 s.add(seat)
             s.flush()
+            for i, p in enumerate(players):
+                for addr in p.extra:
+                    s.add(SeatAddress(game_id=game_id, seat=i, address=addr))
+            if require_auth != "none":
+                s.add(GameAuth(game_id=game_id, require=require_auth))
             names = ", ".join(p.name for p in players)
             notice = (f"A new game of The Princes of Florence: {names}, judged by pbem's "
                       f"engine {started.engine} with the rules edition {started.edition}. "
@@ -423,13 +509,15 @@ class Moderator:
             return outcome
         except MailRejected as r:
             inbound.status, inbound.note = r.status, r.reason
-            log.info("mail %s from %s %s: %s", parsed.message_id, parsed.sender, r.status,
-                     r.reason)
+            log.info("mail %s from %s %s: %s", parsed.message_id, shown_address(parsed.sender),
+                     r.status, r.reason)
+            if isinstance(r, Intruder):
+                inbound.game_id, inbound.seat = r.seat.game_id, r.seat.seat
+                self._tell_owner(s, r.seat, parsed.sender, now)
             if r.reply:
-                self._queue_error(s, parsed, now, game=game, seat=seat, reason=r.reason)
+                self._refuse(s, parsed, now, r)
             s.add(inbound)
-            return Outcome(r.status, game.id if game else None,
-                           seat.seat if seat else None, r.reason)
+            return Outcome(r.status, inbound.game_id, inbound.seat, r.reason)
         except CommandFailed as f:
             assert game is not None and seat is not None
             inbound.status, inbound.note = "rejected", f.error.message
@@ -440,45 +528,49 @@ class Moderator:
     def _route(self, s: Session, parsed: ParsedMail) -> tuple[Seat, Game, Envelope]:
         """The seat a mail speaks for, the game, and its command lines.
 
+        A seat is named by its token: the reply address `local+TOKEN@domain`, or a
+        line `token TOKEN`. The mail is played for it only when it also comes from an
+        address registered for the seat, and (where the game demands it) the
+        moderator's mail server vouched for that From address.
+
         Raises:
-            MailRejected: no seat found, or the sender may not speak for it.
+            Intruder: a seat's token from an address not registered for that seat.
+            MailRejected: no seat named, a failed sender check, an unreadable mail,
+                a finished or paused game.
         """
         cfg = self.cfg
-        seat: Seat | None = None
+        env: Envelope | None = None
         token = token_from(parsed.recipients, cfg.moderator_local, cfg.moderator_domain)
-        if token is not None:
-            seat = seat_by_token(s, token)
+        seat = seat_by_token(s, token) if token is not None else None
+        if token is not None and seat is None:
+            raise MailRejected("the reply address of your mail names no seat of any game "
+                               "(an old or mistyped address?). Reply to your latest "
+                               "status mail.")
+        if seat is None:
+            if parsed.problem:
+                raise MailRejected(parsed.problem)
+            env = split_envelope(command_lines(parsed.text))
+            seat = seat_by_token(s, env.token.lower()) if env.token is not None else None
             if seat is None:
-                raise MailRejected("the reply address of your mail names no seat of any game "
-                                   "(an old or mistyped address?). Reply to your latest "
-                                   "status mail.")
+                raise MailRejected(
+                    "your mail names no seat: reply to your latest status mail from the "
+                    "moderator (its reply address holds your seat's key), or copy its "
+                    "'token' line into your mail." if env.token is None else
+                    "the token line names no seat of any game.")
+        if parsed.sender not in seat_addresses(s, seat):
+            raise Intruder("your mail reached a reply address (or holds a token) of a seat "
+                           "your address is not registered for. Reply only to the mails "
+                           "the moderator sent to you.", seat)
+        need = required_auth(s, seat.game_id)
+        verdict = judge(parsed.auth_results, cfg.authserv_id, need, parsed.sender)
+        if not verdict.ok:
+            raise MailRejected(f"this game plays only mail whose sender passes {need} at "
+                               f"the moderator's mail server, and yours did not "
+                               f"({verdict.reason}).")
         if parsed.problem:
             raise MailRejected(parsed.problem)
-        env = split_envelope(command_lines(parsed.text))
-        if seat is None and env.token is not None:
-            seat = seat_by_token(s, env.token.lower())
-            if seat is None or seat.email != parsed.sender:
-                raise MailRejected("the token line names no seat of yours.")
-        if seat is None and env.game is not None:
-            if s.get(Game, env.game) is None:
-                raise MailRejected(f"there is no game {env.game!r}.")
-            seat = s.exec(select(Seat).where(Seat.game_id == env.game)
-                          .where(Seat.email == parsed.sender)).first()
-            if seat is None:
-                raise MailRejected(f"{parsed.sender} plays no seat in game {env.game}.")
-        if seat is None:
-            mine = list(s.exec(select(Seat).join(Game).where(Seat.email == parsed.sender)
-                               .where(col(Game.finished).is_(False))))
-            if len(mine) == 1:
-                seat = mine[0]
-            elif mine:
-                raise MailRejected("you play in several games: reply to the status mail of "
-                                   "the game you mean, or add a line 'game ID'.")
-            else:
-                raise MailRejected("the moderator does not know your address, and your mail "
-                                   "names no game. Reply to a status mail from the moderator.")
-        if token is None and seat.email != parsed.sender:
-            raise MailRejected("this mail does not come from the address of that seat.")
+        if env is None:
+            env = split_envelope(command_lines(parsed.text))
         game = get_game(s, seat.game_id)
         if game.finished:
             raise MailRejected(f"game {game.id} is over; nothing more can be played.")
@@ -487,18 +579,48 @@ class Moderator:
                                "were not applied. You will get a mail when it resumes.")
         return seat, game, env
 
+    def _answered(self, s: Session, game: Game, parsed: ParsedMail) -> OutMail | None:
+        """The moderator's mail of this game that the mail answers (the last of ours in
+        In-Reply-To / References), if it names a version."""
+        for ref in reversed(parsed.references):
+            if answered_version(self.cfg, ref) is None:
+                continue
+            row = s.exec(select(OutMail).where(OutMail.message_id == ref)).first()
+            if row is not None and row.game_id == game.id:
+                return row
+        return None
+
     def _play(self, s: Session, game: Game, seat: Seat, env: Envelope, parsed: ParsedMail,
               now: datetime) -> Outcome:
         events, state = self.load(s, game)
-        if env.version is not None and env.version != game.version:
+        version, answered = env.version, None
+        if version is None:
+            answered = self._answered(s, game, parsed)
+            if answered is not None:
+                found = answered_version(self.cfg, answered.message_id)
+                assert found is not None
+                version = found[1]
+        if version is not None and version != game.version:
+            names = [p.name for p in state.players]
+            changes = [describe_event(e, names, seat.seat)
+                       for e in events_visible_to(events[version:], seat.seat)] \
+                if version < game.version else []
+            if answered is not None:
+                sent = as_utc(answered.created)
+                assert sent is not None
+                what = (f"your mail answers the moderator's mail of v{version} "
+                        f"({sent.strftime('%a %d %b %Y %H:%M UTC')}), but the game is at "
+                        f"v{game.version} now")
+            else:
+                what = (f"your mail was written against v{version}, but the game is at "
+                        f"v{game.version} now")
             raise CommandFailed(env.version_line, StaleOrderError(
-                f"your mail was written against v{env.version}, but the game is at "
-                f"v{game.version} now. Read the latest status mail and send your "
-                "commands again (with the new @v line)."), state)
+                f"{what}. Read the latest status mail and send your commands again in "
+                "a reply to it (or begin with the line "
+                f"'@v{game.version}')."), changes)
         if not env.commands:
             raise CommandFailed(None, NotationError(
-                "your mail holds no commands (quoted text and signatures are ignored)."),
-                state)
+                "your mail holds no commands (quoted text and signatures are ignored)."))
         played = play_lines(state, seat.seat, env.commands, game.seed, self.tracker(s, game))
         seats = seats_of(s, game.id)
         self._commit(s, game, seats, state, events, played, now, source=parsed.message_id,
@@ -579,7 +701,7 @@ class Moderator:
         s.add(make_mail(self.cfg, game_id=game.id, kind="status", to=seat.email,
                         subject=self._subject(game.id, headline(view, seat.name)), text=text,
                         html=html, now=now, reply_to=self.cfg.reply_address(seat.token),
-                        in_reply_to=in_reply_to, references=references))
+                        in_reply_to=in_reply_to, references=references, version=state.version))
         seat.mailed_version = state.version
         s.add(seat)
 
@@ -592,29 +714,74 @@ class Moderator:
         text, html = self.renderer.render("private", ctx)
         s.add(make_mail(self.cfg, game_id=game.id, kind="private", to=seat.email,
                         subject=self._subject(game.id, "your cards (private)"), text=text,
-                        html=html, now=now, reply_to=self.cfg.reply_address(seat.token)))
+                        html=html, now=now, reply_to=self.cfg.reply_address(seat.token),
+                        version=state.version))
 
-    def _error_ctx(self, game: Game | None, version: int) -> dict[str, Any]:
-        return {"game_id": game.id if game else "", "version": version, "line_text": "",
+    def _error_ctx(self, game: Game, version: int) -> dict[str, Any]:
+        return {"game_id": game.id, "version": version, "line_text": "",
                 "line_number": 0, "caret": "", "candidates": [], "expected": [], "legal": [],
-                "help": ""}
+                "help": "", "changes": [], "position": ""}
 
-    def _queue_error(self, s: Session, parsed: ParsedMail, now: datetime, *,
-                     game: Game | None, seat: Seat | None, reason: str) -> None:
-        ctx = self._error_ctx(game, game.version if game else 0)
-        ctx.update(intro="The moderator could not act on your mail.", reason=reason,
-                   help="Commands are written one per line, e.g. 'pass', 'bid 400', "
-                        "'build theater d1 e1 f1'.")
-        text, html = self.renderer.render("error", ctx)
-        subject = parsed.subject if parsed.subject.lower().startswith("re:") \
-            else f"Re: {parsed.subject}" if parsed.subject else "Your mail to the moderator"
-        s.add(make_mail(self.cfg, game_id=game.id if game else None, kind="error",
-                        to=parsed.sender, subject=subject[:200], text=text, html=html, now=now,
-                        reply_to=self.cfg.reply_address(seat.token) if seat else None,
-                        in_reply_to=parsed.message_id, references=parsed.references))
+    def _refuse(self, s: Session, parsed: ParsedMail, now: datetime, r: MailRejected) -> None:
+        """Answer a mail that plays nothing, naming no seat's cards, options, position
+        or token. A registered address gets the reason; any other address at most
+        one fixed refusal a day (`stranger_replies`), with a fixed subject."""
+        if is_registered(s, parsed.sender):
+            reason = r.reason
+            subject = parsed.subject if parsed.subject.lower().startswith("re:") \
+                else f"Re: {parsed.subject}" if parsed.subject else STRANGER_SUBJECT
+            threading: dict[str, Any] = {"in_reply_to": parsed.message_id,
+                                         "references": parsed.references}
+        elif self._may_answer_stranger(s, parsed.sender, now):
+            reason, subject, threading = STRANGER_REPLY, STRANGER_SUBJECT, {}
+        else:
+            log.info("no reply to %s: not registered, answered within a day",
+                     shown_address(parsed.sender))
+            return
+        text, html = self.renderer.render("refusal", {"reason": reason})
+        s.add(make_mail(self.cfg, game_id=None, kind="error", to=parsed.sender,
+                        subject=subject[:200], text=text, html=html, now=now, **threading))
+
+    def _may_answer_stranger(self, s: Session, address: str, now: datetime) -> bool:
+        """Whether an address registered for no seat may be answered now (and if so,
+        note that it was)."""
+        if self.cfg.stranger_replies == "never":
+            return False
+        row = s.get(StrangerReply, address)
+        last = as_utc(row.last_reply) if row is not None else None
+        if last is not None and now - last < STRANGER_INTERVAL:
+            return False
+        row = row or StrangerReply(address=address, last_reply=now)
+        row.last_reply = now
+        s.add(row)
+        return True
+
+    def _tell_owner(self, s: Session, seat: Seat, sender: str, now: datetime) -> None:
+        """Tell a seat's registered addresses that a mail from another address reached
+        its reply address; nothing of that mail is quoted."""
+        game = get_game(s, seat.game_id)
+        title = "a mail from another address reached your reply address"
+        lines = [f"A mail from {shown_address(sender)} reached the reply address of your "
+                 f"seat {seat.name} (or named its token). That address is not registered "
+                 "for your seat, so nothing in the mail was executed.",
+                 "If it was you, send from your registered address, or ask the moderator "
+                 "to register the other one. If not, your reply address was passed on "
+                 "(a Cc, a Reply-All or a forwarded mail): the moderator can give your "
+                 "seat a new one."]
+        ctx = {"game_id": game.id, "title": title, "lines": lines, "turn_line": "",
+               "deadline_utc": "", "deadline_local": "", "version": game.version,
+               "position": f"v{game.version}"}
+        text, html = self.renderer.render("notice", ctx)
+        for addr in seat_addresses(s, seat):
+            s.add(make_mail(self.cfg, game_id=game.id, kind="notice", to=addr,
+                            subject=self._subject(game.id, title), text=text, html=html,
+                            now=now, reply_to=self.cfg.reply_address(seat.token),
+                            version=game.version))
 
     def _queue_command_error(self, s: Session, parsed: ParsedMail, now: datetime, game: Game,
                              seat: Seat, f: CommandFailed) -> None:
+        """The reply to a refused mail of the seat's owner: the line, the reason, and
+        the commands legal in the position that still stands (the one before the mail)."""
         e = f.error
         ctx = self._error_ctx(game, game.version)
         ctx["intro"] = f"Game {game.id}: your commands were not applied."
@@ -625,14 +792,17 @@ class Moderator:
                 ctx["caret"] = " " * max(0, e.column - 1) + "^ column " + str(e.column)
                 ctx["candidates"] = list(e.candidates)
                 ctx["expected"] = list(e.expected)
-        if f.state is not None:
-            ctx["legal"] = self._legal(f.state, seat.seat)
+        _, before = self.load(s, game)
+        ctx["legal"] = self._legal(before, seat.seat, self.tracker(s, game))
+        ctx["changes"] = f.changes
+        ctx["position"] = head(game.version, head_hash(s, game.id, game.version))
         text, html = self.renderer.render("error", ctx)
         s.add(make_mail(self.cfg, game_id=game.id, kind="error", to=parsed.sender,
                         subject=self._subject(game.id, "not applied: " + e.kind),
                         text=text, html=html, now=now,
                         reply_to=self.cfg.reply_address(seat.token),
-                        in_reply_to=parsed.message_id, references=parsed.references))
+                        in_reply_to=parsed.message_id, references=parsed.references,
+                        version=game.version))
 
     # ------------------------------------------------------------------- moderator commands
 
@@ -652,7 +822,8 @@ class Moderator:
             text, html = self.renderer.render("notice", ctx)
             s.add(make_mail(self.cfg, game_id=game.id, kind=kind, to=seat.email,
                             subject=self._subject(game.id, title), text=text, html=html,
-                            now=now, reply_to=self.cfg.reply_address(seat.token)))
+                            now=now, reply_to=self.cfg.reply_address(seat.token),
+                            version=game.version))
         for addr in extra_to:
             ctx = {"game_id": game.id, "title": title, "lines": list(lines),
                    "turn_line": "", "deadline_utc": "", "deadline_local": "",
@@ -698,20 +869,43 @@ class Moderator:
                           [f"The moderator extended the deadline by {hours:g} hours."], now)
             return game.deadline
 
-    def replace(self, game_id: str, seat_name: str, now: datetime, *, email: str,
+    def _seat(self, s: Session, game_id: str, seat_name: str) -> tuple[Game, Seat]:
+        game = self._active(s, game_id)
+        seat = next((x for x in seats_of(s, game_id) if x.name == seat_name.lower()), None)
+        if seat is None:
+            raise UnknownGameError(f"game {game_id} has no seat {seat_name!r}")
+        return game, seat
+
+    def _check_free(self, s: Session, seat: Seat, addresses: Sequence[str]) -> None:
+        for other in seats_of(s, seat.game_id):
+            if other.seat != seat.seat:
+                taken = set(seat_addresses(s, other)) & set(addresses)
+                if taken:
+                    raise PbemError(f"{', '.join(sorted(taken))} is registered for "
+                                    f"{other.name} in game {seat.game_id}")
+
+    def replace(self, game_id: str, seat_name: str, now: datetime, *, emails: Sequence[str],
                 person: str | None = None, tz: str | None = None) -> None:
-        """Give a seat to a new player: new address (and token); the seat, its name in
-        the notation and everything it holds stay."""
+        """Give a seat to a new player: new addresses (the first is where mails go) and
+        a new token; the seat, its name in the notation and everything it holds stay.
+
+        Raises:
+            ValueError: a malformed address or time zone.
+            PbemError: no such game or seat, or an address of another seat.
+        """
+        addresses = addresses_of(emails)
         if tz:
             _check_tz(tz)
         with self.store.transaction() as s:
-            game = self._active(s, game_id)
-            seats = seats_of(s, game_id)
-            seat = next((x for x in seats if x.name == seat_name.lower()), None)
-            if seat is None:
-                raise UnknownGameError(f"game {game_id} has no seat {seat_name!r}")
-            old = seat.email
-            seat.email = email.lower()
+            game, seat = self._seat(s, game_id, seat_name)
+            self._check_free(s, seat, addresses)
+            old = seat_addresses(s, seat)
+            for row in s.exec(select(SeatAddress).where(SeatAddress.game_id == game_id)
+                              .where(SeatAddress.seat == seat.seat)):
+                s.delete(row)
+            seat.email = addresses[0]
+            for addr in addresses[1:]:
+                s.add(SeatAddress(game_id=game_id, seat=seat.seat, address=addr))
             seat.person = person or seat.person
             seat.tz = tz or seat.tz
             seat.token = new_token()  # the old reply address stops working
@@ -720,12 +914,74 @@ class Moderator:
             line = (f"The seat {seat.name} is now played by {seat.person} <{seat.email}>; "
                     f"it keeps everything it holds.")
             self.announce(s, game, f"{seat.name} has a new player", [line], now,
-                          extra_to=[old] if old != seat.email else [])
+                          extra_to=[a for a in old if a not in addresses])
             events, state = self.load(s, game)
             self._queue_status(s, game, seat, state, events, now,
                                head_hash(s, game.id, game.version),
                                tracker=self.tracker(s, game),
                                notice=f"You now play the seat {seat.name}.")
+
+    def addresses(self, game_id: str, seat_name: str) -> list[str]:
+        """The addresses registered for a seat, the main one (where mails go) first."""
+        with self.store.read() as s:
+            game = get_game(s, game_id)
+            seat = next((x for x in seats_of(s, game.id) if x.name == seat_name.lower()), None)
+            if seat is None:
+                raise UnknownGameError(f"game {game_id} has no seat {seat_name!r}")
+            return seat_addresses(s, seat)
+
+    def add_address(self, game_id: str, seat_name: str, address: str, now: datetime) -> None:
+        """Register one more address for a seat; mails from it are played for the seat
+        (with the seat's token). The seat's addresses are told.
+
+        Raises:
+            ValueError: not a mail address.
+            PbemError: no such game or seat, already registered, or another seat's.
+        """
+        (addr,) = addresses_of([address])
+        with self.store.transaction() as s:
+            game, seat = self._seat(s, game_id, seat_name)
+            if addr in seat_addresses(s, seat):
+                raise PbemError(f"{addr} is already registered for {seat.name}")
+            self._check_free(s, seat, [addr])
+            s.add(SeatAddress(game_id=game_id, seat=seat.seat, address=addr))
+            self.announce(s, game, "address added",
+                          [f"The moderator registered {addr} for your seat {seat.name}: "
+                           "replies from it to your status mails are played."], now,
+                          seats=[seat], extra_to=[a for a in seat_addresses(s, seat)
+                                                  if a != seat.email])
+
+    def remove_address(self, game_id: str, seat_name: str, address: str,
+                       now: datetime) -> None:
+        """Unregister an address of a seat. Removing the main one makes the next one
+        main; removing the last one is refused. The seat's addresses are told.
+
+        Raises:
+            PbemError: no such game, seat or registered address; the last address.
+        """
+        addr = address.strip().lower()
+        with self.store.transaction() as s:
+            game, seat = self._seat(s, game_id, seat_name)
+            registered = seat_addresses(s, seat)
+            if addr not in registered:
+                raise PbemError(f"{addr} is not registered for {seat.name}")
+            if len(registered) == 1:
+                raise PbemError(f"{addr} is the only address of {seat.name}; register "
+                                "another first (or use 'pbem replace')")
+            rows = list(s.exec(select(SeatAddress).where(SeatAddress.game_id == game_id)
+                               .where(SeatAddress.seat == seat.seat)))
+            if addr == seat.email:
+                seat.email = registered[1]
+                s.add(seat)
+            for row in rows:
+                if row.address in (addr, seat.email):
+                    s.delete(row)
+            s.flush()
+            self.announce(s, game, "address removed",
+                          [f"The moderator removed {addr} from your seat {seat.name}: mails "
+                           f"from it are no longer played. Mails now go to {seat.email}."],
+                          now, seats=[seat],
+                          extra_to=[a for a in registered if a != seat.email])
 
     # ------------------------------------------------------------------- deadlines
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import sys
 import uuid
 from collections.abc import Callable, Iterable, Sequence
@@ -180,15 +181,34 @@ def status_context(view: View, *, game_id: str, changes: Sequence[str], echo: Se
 # --------------------------------------------------------------------------- mails
 
 
-def new_message_id(cfg: Config, kind: str) -> str:
+def new_message_id(cfg: Config, kind: str, game_id: str | None = None,
+                   version: int | None = None) -> str:
+    """`<pbem.KIND.RANDOM@domain>`, or `<pbem.KIND.GAME.vN.RANDOM@domain>` for a mail
+    showing a game at version N: a reply to it is judged against that version."""
+    if game_id is not None and version is not None:
+        # 64 random bits keep the header short enough not to be folded
+        return (f"<pbem.{kind}.{game_id}.v{version}.{uuid.uuid4().hex[:16]}"
+                f"@{cfg.moderator_domain}>")
     return f"<pbem.{kind}.{uuid.uuid4().hex}@{cfg.moderator_domain}>"
+
+
+_VERSIONED_ID = re.compile(r"^<pbem\.[a-z]+\.([A-Za-z0-9_-]+)\.v(\d+)\.[0-9a-f]+@([^>]+)>$")
+
+
+def answered_version(cfg: Config, message_id: str) -> tuple[str, int] | None:
+    """The game and version a moderator Message-ID names, if it is one of ours."""
+    m = _VERSIONED_ID.match(message_id.strip())
+    if m is None or m.group(3).lower() != cfg.moderator_domain.lower():
+        return None
+    return m.group(1), int(m.group(2))
 
 
 def make_mail(cfg: Config, *, game_id: str | None, kind: str, to: str, subject: str,
               text: str, html: str, now: datetime, reply_to: str | None = None,
-              in_reply_to: str | None = None, references: Iterable[str] = ()) -> OutMail:
+              in_reply_to: str | None = None, references: Iterable[str] = (),
+              version: int | None = None) -> OutMail:
     """An outbox row, ready to queue; its Message-ID is fixed now, so a resend after a
-    crash carries the same id."""
+    crash carries the same id. `version`: the game version the mail shows."""
     headers: dict[str, str] = {}
     if reply_to:
         headers["Reply-To"] = reply_to
@@ -203,7 +223,8 @@ def make_mail(cfg: Config, *, game_id: str | None, kind: str, to: str, subject: 
         headers["Auto-Submitted"] = "auto-generated"
     elif kind == "error":
         headers["Auto-Submitted"] = "auto-replied"
-    return OutMail(message_id=new_message_id(cfg, kind), game_id=game_id, kind=kind,
+    return OutMail(message_id=new_message_id(cfg, kind, game_id, version), game_id=game_id,
+                   kind=kind,
                    to_addr=to, subject=subject, text=text, html=html,
                    headers=json.dumps(headers), next_attempt=now, created=now)
 

@@ -97,6 +97,38 @@ class Seat(SQLModel, table=True):
     mailed_version: int = 0  # the version of the last status mail this seat was sent
 
 
+class SeatAddress(SQLModel, table=True):
+    """A further address registered for a seat (the main one is `Seat.email`, where
+    mails are sent). A command is played only from a registered address."""
+
+    __tablename__ = "pbem_seat_address"
+    __table_args__ = (UniqueConstraint("game_id", "seat", "address"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="pbem_game.id", index=True)
+    seat: int
+    address: str = Field(index=True)  # lowercased
+
+
+class GameAuth(SQLModel, table=True):
+    """A game's demand on the moderator's Authentication-Results header: the From
+    address must be aligned by `require` (dmarc, dkim or spf). No row: none."""
+
+    __tablename__ = "pbem_game_auth"
+
+    game_id: str = Field(foreign_key="pbem_game.id", primary_key=True)
+    require: str = "none"
+
+
+class StrangerReply(SQLModel, table=True):
+    """When the moderator last answered an address registered for no seat."""
+
+    __tablename__ = "pbem_stranger_reply"
+
+    address: str = Field(primary_key=True)
+    last_reply: datetime = _ts(nullable=False)
+
+
 class EventRow(SQLModel, table=True):
     __tablename__ = "pbem_event"
     __table_args__ = (UniqueConstraint("game_id", "seq"),)
@@ -169,7 +201,8 @@ class OutMail(SQLModel, table=True):
 
 
 TABLES = [Game.__table__, Seat.__table__, EventRow.__table__, MoveRow.__table__,
-          InboundMail.__table__, OutMail.__table__]
+          InboundMail.__table__, OutMail.__table__, SeatAddress.__table__, GameAuth.__table__,
+          StrangerReply.__table__]
 
 
 class Store:
@@ -248,6 +281,27 @@ def seats_of(session: Session, game_id: str) -> list[Seat]:
 
 def seat_by_token(session: Session, token: str) -> Seat | None:
     return session.exec(select(Seat).where(Seat.token == token)).first()
+
+
+def seat_addresses(session: Session, seat: Seat) -> list[str]:
+    """Every address registered for a seat, the main one first."""
+    extra = session.exec(select(SeatAddress.address).where(SeatAddress.game_id == seat.game_id)
+                         .where(SeatAddress.seat == seat.seat).order_by(col(SeatAddress.id)))
+    return [seat.email, *(a for a in extra if a != seat.email)]
+
+
+def is_registered(session: Session, address: str) -> bool:
+    """Whether an address is registered for any seat of any game."""
+    if session.exec(select(Seat.id).where(Seat.email == address)).first() is not None:
+        return True
+    return session.exec(select(SeatAddress.id).where(SeatAddress.address == address)
+                        ).first() is not None
+
+
+def required_auth(session: Session, game_id: str) -> str:
+    """The game's Authentication-Results demand: none, dmarc, dkim or spf."""
+    row = session.get(GameAuth, game_id)
+    return row.require if row is not None else "none"
 
 
 def active_games(session: Session) -> list[Game]:

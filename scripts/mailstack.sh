@@ -121,6 +121,13 @@ write_users() {
   chmod 640 "$D/dovecot/users"
   # Postfix gets the same list so unknown recipients are refused with 550 at RCPT time.
   cut -d: -f1 "$D/dovecot/users" | sed 's/$/ OK/' > "$D/postfix/etc/vmailbox"
+  # A stand-in for a DMARC checker (tests/hostile): Postfix stamps an
+  # Authentication-Results header with the authserv-id mail.$DOMAIN on top of every
+  # mail, passing DMARC for clients at 127.0.0.2 and failing it for all others.
+  {
+    echo "127.0.0.2 PREPEND Authentication-Results: mail.$DOMAIN; dmarc=pass header.from=$DOMAIN"
+    echo "127.0.0.1 PREPEND Authentication-Results: mail.$DOMAIN; dmarc=fail header.from=$DOMAIN"
+  } > "$D/postfix/etc/authres"
 }
 
 write_dovecot_conf() {
@@ -226,6 +233,7 @@ virtual_mailbox_maps = texthash:$D/postfix/etc/vmailbox
 virtual_transport = lmtp:inet:127.0.0.1:$MAILSTACK_LMTP_PORT
 recipient_delimiter = +
 smtpd_relay_restrictions = permit_mynetworks, reject_unauth_destination
+smtpd_client_restrictions = check_client_access texthash:$D/postfix/etc/authres
 smtp_host_lookup = native
 lmtp_host_lookup = native
 
@@ -315,6 +323,7 @@ start() {
   printf 'export MAILSTACK_LMTP_PORT=%q\n' "$MAILSTACK_LMTP_PORT"
   printf 'export MAILSTACK_CA_CERT=%q\n' "$D/certs/ca.pem"
   printf 'export MAILSTACK_USERS=%q\n' "$MAILSTACK_USERS"
+  printf 'export MAILSTACK_AUTHSERV_ID=%q\n' "mail.$DOMAIN"
 }
 
 stop() {

@@ -92,7 +92,7 @@ class ImapPost:
         if uids:
             mb.delete(uids)
         for m in msgs:
-            self.received[str(m["Message-ID"])] += 1
+            self.received[str(m["Message-ID"]).strip()] += 1  # a long one is folded
         return msgs
 
     def send(self, msg: EmailMessage) -> None:

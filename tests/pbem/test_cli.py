@@ -82,3 +82,41 @@ def test_demo_plays_a_whole_game(env: Path) -> None:
     log = ok("export", "pof-1", "--db", str(env / "demo" / "pbem.sqlite"))
     result = replay_log(log)
     assert result.ok and result.finished, result.error  # the export replays to the end
+
+
+def test_several_addresses_and_the_address_commands(env: Path, monkeypatch) -> None:
+    ok("new", "-p", "anna:anna@example.org,anna@work.example:Europe/Amsterdam",
+       "-p", "bas:bas@example.org", "-p", "chris:chris@example.org")
+    assert ok("address", "list", "pof-1", "anna").split() == ["anna@example.org",
+                                                               "anna@work.example"]
+    assert "registered" in ok("address", "add", "pof-1", "anna", "anna@phone.example")
+    assert "removed" in ok("address", "remove", "pof-1", "anna", "anna@example.org")
+    assert json.loads(ok("address", "list", "pof-1", "anna", "--json")) == \
+        ["anna@work.example", "anna@phone.example"]
+    ok("address", "remove", "pof-1", "anna", "anna@phone.example")
+    r = runner.invoke(app, ["address", "remove", "pof-1", "anna", "anna@work.example"])
+    assert r.exit_code == 1 and "only address" in r.output
+    r = runner.invoke(app, ["address", "add", "pof-1", "anna", "bas@example.org"])
+    assert r.exit_code == 1 and "registered for bas" in r.output
+    r = runner.invoke(app, ["address", "add", "pof-1", "zed", "z@example.org"])
+    assert r.exit_code == 1 and "no seat" in r.output
+    r = runner.invoke(app, ["address", "add", "pof-1", "anna", "not-an-address"])
+    assert r.exit_code == 1 and "mail address" in r.output
+    r = runner.invoke(app, ["address", "--help"])
+    assert r.exit_code == 0 and "add" in r.output and "remove" in r.output
+    ok("replace", "pof-1", "bas", "--email", "zoe@example.org", "--email", "zoe@work.example")
+    assert ok("address", "list", "pof-1", "bas").split() == ["zoe@example.org",
+                                                              "zoe@work.example"]
+
+
+def test_require_auth_needs_an_authserv_id(env: Path, monkeypatch) -> None:
+    players = ["-p", "a:a@x.org", "-p", "b:b@x.org", "-p", "c:c@x.org"]
+    r = runner.invoke(app, ["new", *players, "--require-auth", "dmarc"])
+    assert r.exit_code == 2 and "PBEM_AUTHSERV_ID" in r.output
+    r = runner.invoke(app, ["new", *players, "--require-auth", "arc"])
+    assert r.exit_code == 2 and "dmarc" in r.output
+    monkeypatch.setenv("PBEM_AUTHSERV_ID", "mx.x.org")
+    assert "created" in ok("new", *players, "--require-auth", "dmarc")
+    monkeypatch.setenv("PBEM_STRANGER_REPLIES", "sometimes")
+    r = runner.invoke(app, ["status", "pof-1"])
+    assert r.exit_code == 2 and "stranger_replies" in r.output

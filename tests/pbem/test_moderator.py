@@ -117,30 +117,22 @@ def test_duplicate_message_id_is_processed_once(mod, game, mailbox, smtp) -> Non
     assert len(mailbox.processed) == 2
 
 
-def test_from_must_match_without_token(mod, game, mailbox, smtp) -> None:
+def test_a_stranger_plays_nothing_and_is_answered_once(mod, game, mailbox, smtp) -> None:
     run(mod, mailbox, smtp)
     state = state_of(mod, game)
     mailbox.put(mail("mallory@evil.org", "moderator@example.org",
-                     f"game pof-17\n{keep_line(state, 0)}"))
+                     f"game pof-17\n{keep_line(state, 0)}", subject="URGENT claim now"))
     mailbox.put(mail("mallory@evil.org", "moderator@example.org", "hello"))
     smtp.sent.clear()
     report = run(mod, mailbox, smtp)
     assert [o.status for o in report.outcomes] == ["rejected", "rejected"]
     assert state_of(mod, game).version == state.version
-    assert all(str(m["To"]) == "mallory@evil.org" for m in smtp.sent)
-    assert "plays no seat" in smtp.text(smtp.sent[0])
-    assert "does not know your address" in smtp.text(smtp.sent[1])
+    (reply,) = smtp.sent  # the second mail of the day is not answered
+    assert str(reply["To"]) == "mallory@evil.org" and "URGENT" not in str(reply["Subject"])
+    assert "registered for no seat" in smtp.text(reply) and not reply["Reply-To"]
 
 
-def test_token_in_address_authenticates_any_sender(mod, game, mailbox, smtp) -> None:
-    run(mod, mailbox, smtp)
-    state = state_of(mod, game)
-    to = reply_address(smtp, "anna@example.org")
-    mailbox.put(mail("anna.other@work.example", to, keep_line(state, 0)))
-    assert run(mod, mailbox, smtp).outcomes[0].status == "accepted"
-
-
-def test_game_line_and_token_line_route(mod, game, mailbox, smtp) -> None:
+def test_game_line_no_longer_routes_but_token_line_does(mod, game, mailbox, smtp) -> None:
     run(mod, mailbox, smtp)
     state = state_of(mod, game)
     with mod.store.read() as s:
@@ -149,7 +141,10 @@ def test_game_line_and_token_line_route(mod, game, mailbox, smtp) -> None:
                      f"game pof-17\n{keep_line(state, 0)}"))
     mailbox.put(mail("bas@example.org", "moderator@example.org",
                      f"token {token}\n{keep_line(state, 1)}"))
-    assert [o.status for o in run(mod, mailbox, smtp).outcomes] == ["accepted", "accepted"]
+    smtp.sent.clear()
+    assert [o.status for o in run(mod, mailbox, smtp).outcomes] == ["rejected", "accepted"]
+    refusal = smtp.to("anna@example.org")[0]
+    assert "names no seat" in smtp.text(refusal) and not refusal["Reply-To"]
 
 
 def test_unknown_token_address(mod, game, mailbox, smtp) -> None:
@@ -224,7 +219,7 @@ def test_replace_keeps_the_seat_and_retires_the_token(mod, game, mailbox, smtp) 
     run(mod, mailbox, smtp)
     state = state_of(mod, game)
     old_to = reply_address(smtp, "bas@example.org")
-    mod.replace(game, "bas", NOW, email="zoe@example.org", person="zoe", tz="Asia/Tokyo")
+    mod.replace(game, "bas", NOW, emails=["zoe@example.org"], person="zoe", tz="Asia/Tokyo")
     smtp.sent.clear()
     run(mod, mailbox, smtp)
     assert {str(m["To"]) for m in smtp.sent} >= {"zoe@example.org", "bas@example.org",
@@ -232,7 +227,8 @@ def test_replace_keeps_the_seat_and_retires_the_token(mod, game, mailbox, smtp) 
     zoe_status = [m for m in smtp.to("zoe@example.org") if "Setup" in str(m["Subject"])]
     assert zoe_status and "dealt to you" in smtp.text(zoe_status[0])
     mailbox.put(mail("bas@example.org", old_to, keep_line(state, 1)))
-    assert run(mod, mailbox, smtp).outcomes[0].status == "rejected"
+    mailbox.put(mail("zoe@example.org", old_to, keep_line(state, 1)))
+    assert [o.status for o in run(mod, mailbox, smtp).outcomes] == ["rejected", "rejected"]
     send(mailbox, smtp, "zoe@example.org", keep_line(state, 1))
     assert run(mod, mailbox, smtp).outcomes[0].status == "accepted"
 
@@ -305,7 +301,6 @@ def test_commands_after_a_draw_are_refused_without_revealing_it(mod, mailbox, sm
         play_lines(state, seat, [Line(1, "profession"), Line(2, "choose poet")], "s")
     except CommandFailed as f:
         assert f.error.rule == "after-draw"  # type: ignore[attr-defined]
-        assert f.state is None  # nothing after the draw was decided or listed
     else:
         raise AssertionError("the second line should be refused")
 
