@@ -7,6 +7,11 @@ The email package refuses (`ValueError`) a header value holding any character
 Those become spaces here; every other control character (C0, C1, DEL), lone
 surrogates and the bidirectional overrides (which can make a Subject read backwards)
 are removed, runs of white space become one space, and the length is capped.
+
+The email package also decodes RFC 2047 encoded words (`=?utf-8?q?...?=`) in a value
+it is given, and writes what they decode to unchecked: an encoded word holding a
+line break would still inject a header. So a cleaned value never holds `=?`: text is
+given `= ?` instead, and a message id or address holding it is refused.
 """
 
 from __future__ import annotations
@@ -49,6 +54,7 @@ def clean_text(value: str, limit: int = MAX_HEADER) -> str:
     value = unmangle(value[:limit * 4]).translate(_BREAK_TABLE)
     kept = "".join(c for c in value
                    if c not in _DROP and unicodedata.category(c) not in ("Cc", "Cs"))
+    kept = kept.replace("=?", "= ?")  # never an encoded word (see the module docstring)
     return _SPACES.sub(" ", kept).strip()[:limit].rstrip()
 
 
@@ -60,7 +66,7 @@ def clean_msgid(value: str) -> str | None:
     """A message id as a single `<...>` token, or None when it is not one (folded,
     holding white space or controls, longer than `MAX_MSGID`)."""
     value = value.strip()
-    return value if _MSGID.fullmatch(value) else None
+    return value if _MSGID.fullmatch(value) and "=?" not in value else None
 
 
 def clean_msgids(values: str | list[str]) -> list[str]:
@@ -71,9 +77,10 @@ def clean_msgids(values: str | list[str]) -> list[str]:
 
 def clean_address(value: str) -> str:
     """A bare address (`local@domain`) the email package reads back unchanged, or ""
-    when it is not one: white space, controls, non-ASCII, several `@` parts, or too long."""
+    when it is not one: white space, controls, non-ASCII, an encoded word, several `@`
+    parts, or too long."""
     value = value.strip()
-    if len(value) > MAX_ADDRESS or not _ADDRESS.fullmatch(value):
+    if len(value) > MAX_ADDRESS or not _ADDRESS.fullmatch(value) or "=?" in value:
         return ""
     try:
         parsed = Address(addr_spec=value)

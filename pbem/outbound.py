@@ -8,6 +8,7 @@ backs off on failure, so a dead SMTP server delays mail but never loses it.
 
 from __future__ import annotations
 
+import email.parser
 import email.policy
 import json
 import logging
@@ -225,7 +226,17 @@ class UnsendableMail(PbemError):
     """An outbox row that cannot become a mail (no valid recipient, a broken row)."""
 
 
-_ID_HEADERS = ("In-Reply-To", "References")
+# Headers a stored row may not set: the ones `to_message` writes itself, and every
+# other one that names recipients or shapes the MIME structure.
+_NOT_EXTRA = frozenset({"from", "to", "cc", "bcc", "sender", "subject", "message-id", "date",
+                        "return-path", "delivered-to", "mime-version"})
+
+
+def _extra_allowed(name: object) -> bool:
+    if not isinstance(name, str) or not is_header_name(name):
+        return False
+    low = name.lower()
+    return low not in _NOT_EXTRA and not low.startswith(("resent-", "content-"))
 
 
 def to_message(cfg: Config, row: OutMail) -> EmailMessage:
@@ -259,10 +270,12 @@ def to_message(cfg: Config, row: OutMail) -> EmailMessage:
     assert created is not None
     msg["Date"] = format_datetime(created)
     for k, v in extra.items():
-        if not isinstance(k, str) or not is_header_name(k) or k in msg:
+        if not _extra_allowed(k) or k in msg:
             log.warning("outbox %s: header %r left out", row.id, str(k)[:40])
             continue
-        if k in _ID_HEADERS:
+        if k == "In-Reply-To":
+            value = clean_msgid(str(v)) or ""
+        elif k == "References":
             value = " ".join(clean_msgids(str(v))[-10:])
         elif k == "Reply-To":
             value = clean_address(str(v))
@@ -277,18 +290,22 @@ def to_message(cfg: Config, row: OutMail) -> EmailMessage:
 
 
 def build_message(cfg: Config, row: OutMail) -> EmailMessage:
-    """`to_message`, checked to flatten to bytes as the transports will.
+    """`to_message`, checked to flatten to bytes as the transports will, and to read
+    back with exactly the headers it was given (no value folded into a new header).
 
     Raises:
         UnsendableMail: the row cannot become a mail.
     """
     try:
         msg = to_message(cfg, row)
-        msg.as_bytes(policy=email.policy.SMTP)
+        raw = msg.as_bytes(policy=email.policy.SMTP)
+        back = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw)
     except UnsendableMail:
         raise
     except Exception as e:  # the email package raises several kinds; all mean "cannot"
         raise UnsendableMail(f"cannot build the mail: {type(e).__name__}: {e}") from e
+    if [k.lower() for k in back.keys()] != [k.lower() for k in msg.keys()]:
+        raise UnsendableMail("a header value would break the mail's headers")
     return msg
 
 
