@@ -9,15 +9,21 @@ from __future__ import annotations
 
 import email
 import email.policy
+import email.utils
 import json
 import os
 import subprocess
 import sys
+import time
 import unicodedata
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+
+# The real-server fixtures and helpers (tests/ is on sys.path while testing).
+from integration.conftest import MailStack, database_url, mailstack  # noqa: F401
+from integration.test_moderator_mail import ImapPost, env_for, moderator_config, post  # noqa: F401
 from sqlmodel import select
 
 from pbem.config import Config
@@ -26,7 +32,7 @@ from pbem.inbound import parse_mail
 from pbem.moderator import Moderator
 from pbem.outbound import make_mail, send_due, to_message
 from pbem.runner import poll_once
-from pbem.store import Game, OutMail, Seat, Store, seats_of
+from pbem.store import Game, OutMail, Seat, Store, seats_of, utcnow
 
 from .poison import INJECT, VARIANTS, fakes, poison_mail
 
@@ -332,3 +338,81 @@ def test_pbem_poll_exits_0_after_every_variant(tmp_path: Path) -> None:
     assert "1 accepted" in second.stdout
     for p in fakes.PLAYERS:
         assert len(dirs.new(p.email)) == before[p.email] + 1
+
+
+# --------------------------------------------------------------------------- real servers
+
+
+def receive(imap: ImapPost, address: str, count: int) -> list[EmailMessage]:
+    """Read `address`'s mailbox until `count` mails arrived (or 15 s passed)."""
+    got: list[EmailMessage] = []
+    end = time.monotonic() + 15
+    while len(got) < count and time.monotonic() < end:
+        got += imap.receive(address)
+        time.sleep(0.05)
+    return got
+
+
+@pytest.mark.integration
+def test_every_variant_through_postfix_dovecot_and_postgresql(
+        mailstack: MailStack, database_url: str, post: ImapPost,  # noqa: F811
+        tmp_path: Path) -> None:
+    """The poison arrives in the moderator's real IMAP INBOX byte for byte (APPEND:
+    not every relay passes such mail on unchanged), from a stranger and from a
+    player; the replies go out through Postfix; then a normal move by real mail is
+    applied, its status mails arrive, and the installed `pbem poll --once` exits 0."""
+    from imap_tools import MailBoxStartTls
+
+    from pbem.moderator import PlayerSpec
+    from pbem.transport import ImapInbox, SmtpSender
+
+    cfg = moderator_config(mailstack, database_url)
+    store = Store(cfg.sqlalchemy_url())
+    store.drop_all()
+    store.create_all()
+    mod = Moderator(store, cfg)
+    seated, stranger = mailstack.players[:3], mailstack.players[3]
+    specs = [PlayerSpec(a.local_part, a.address) for a in seated]
+    game = mod.new_game(specs, utcnow(), game_id="hostile-1", seed="hostile-seed")
+    poll_once(mod, lambda: ImapInbox(cfg), SmtpSender(cfg))
+    first = receive(post, seated[0].address, 1)
+    reply_to = str(first[-1]["Reply-To"])
+    post.clear(*(a.address for a in seated))
+    player = seated[1].address
+    with MailBoxStartTls(mailstack.imap_host, mailstack.imap_port,
+                         ssl_context=mailstack.ssl_context()).login(
+            cfg.imap_user, cfg.imap_password) as mb:
+        for i, variant in enumerate(sorted(VARIANTS)):
+            mb.append(poison_mail(variant, stranger.address, cfg.moderator_address, "pass",
+                                  2 * i), "INBOX")
+            mb.append(poison_mail(variant, player, cfg.moderator_address, "not a command",
+                                  2 * i + 1), "INBOX")
+    report = poll_once(mod, lambda: ImapInbox(cfg), SmtpSender(cfg))
+    assert not report.errors
+    assert [o.status for o in report.outcomes] == ["rejected"] * (2 * len(VARIANTS))
+    assert (report.sent.sent, report.sent.failed) == (2 * len(VARIANTS), 0)
+    for address in (stranger.address, player):
+        got = receive(post, address, len(VARIANTS))
+        assert len(got) == len(VARIANTS), address
+        for msg in got:
+            assert "Bcc" not in msg and not unsafe(str(msg["Subject"]))
+            assert str(msg["To"]) == address
+
+    # a following normal move by real mail is applied and every seat hears of it
+    post.clear(*(a.address for a in seated))
+    move = EmailMessage()
+    move["From"], move["To"], move["Subject"] = seated[0].address, reply_to, "my move"
+    move["Message-ID"] = email.utils.make_msgid(domain="example.org")
+    move.set_content(keep_line(mod, game, 0))
+    post.send(move)
+    env = env_for(cfg)
+    result = None
+    for _ in range(100):
+        result = subprocess.run([str(PBEM), "poll", "--once"], env=env, capture_output=True,
+                                text=True, timeout=120)
+        assert result.returncode == 0, result.stderr
+        if "accepted" in result.stdout:
+            break
+    assert result is not None and "1 accepted" in result.stdout
+    for a in seated:
+        assert receive(post, a.address, 1), f"no status mail for {a.address}"
