@@ -3,24 +3,29 @@ export, pause, resume, replace, extend, outbox and demo.
 
 Settings come from PBEM_* environment variables and an optional TOML file (see
 `pbem.config` and docs/moderator.md). Exit codes: 0 done; 1 the command failed
-(unknown game, server unreachable...); 2 a usage error.
+(unknown game, server unreachable...); 2 a usage error; 3 the database cannot be
+opened, read or written (one line on stderr, never a traceback).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import col, func, select
 
+from engine.errors import GameError
 from engine.views import view_for
 
 from .config import Config, load_config
-from .errors import PbemError
+from .errors import PbemError, StoreError
 from .moderator import Moderator, PlayerSpec
 from .render_text import render_view, view_to_json
 from .runner import Stopper, open_moderator, poll_once, serve, transports
@@ -37,14 +42,43 @@ def _config(db: Path | None = None) -> Config:
         raise  # unreachable
 
 
+EXIT_DATABASE = 3
+
+
 def _fail(message: str, code: int = 1) -> None:
     typer.echo(f"pbem: {message}", err=True)
     raise typer.Exit(code)
 
 
+def _first_line(e: BaseException) -> str:
+    """The driver's own message (not SQLAlchemy's SQL and link), on one line."""
+    cause = getattr(e, "orig", None) or e
+    lines = str(cause).strip().splitlines() or [type(cause).__name__]
+    return lines[0][:300]
+
+
+def _database_guard(command: Callable[..., None]) -> Callable[..., None]:
+    """Run a command; a database that cannot be opened, read or written ends it with
+    one line on stderr and exit code 3."""
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> None:
+        try:
+            command(*args, **kwargs)
+        except (SQLAlchemyError, StoreError) as e:
+            _fail(f"database: {_first_line(e)}", EXIT_DATABASE)
+        except OSError as e:  # e.g. the SQLite file's folder cannot be created
+            where = f"{e.filename}: " if e.filename else ""
+            _fail(f"database: {where}{e.strerror or e}", EXIT_DATABASE)
+
+    return run
+
+
 def _moderator(db: Path | None = None) -> Moderator:
     try:
         return open_moderator(_config(db))
+    except StoreError:
+        raise  # exit code 3 (`_database_guard`)
     except PbemError as e:
         _fail(str(e))
         raise
@@ -96,10 +130,12 @@ def new_command(
                                money_open=money_open, turn_hours=turn_hours,
                                reminder_hours=reminder_hours, late_policy=late,
                                require_auth=require_auth)
+    except StoreError:
+        raise  # exit code 3 (`_database_guard`)
     except (ValueError, PbemError) as e:
         _fail(str(e), 2)
-    except Exception as e:  # engine refusal (player count, names)
-        _fail(getattr(e, "message", str(e)), 2)
+    except GameError as e:  # engine refusal (player count, names)
+        _fail(e.message, 2)
     typer.echo(f"created {game_id}: {', '.join(s.name for s in specs)}; status mails queued "
                "(sent by `pbem poll` or `pbem serve`)")
 
@@ -116,6 +152,8 @@ def poll_command(
     inbox, sender = transports(mod.cfg)
     try:
         report = poll_once(mod, inbox, sender, send=not no_send)
+    except StoreError:
+        raise  # exit code 3 (`_database_guard`)
     except PbemError as e:
         _fail(str(e))
     typer.echo(report.summary())
@@ -308,15 +346,9 @@ def demo_command(
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the app."""
-    app.command("init")(init_command)
-    app.command("new")(new_command)
-    app.command("poll")(poll_command)
-    app.command("serve")(serve_command)
-    app.command("status")(status_command)
-    app.command("export")(export_command)
-    app.command("pause")(pause_command)
-    app.command("resume")(resume_command)
-    app.command("extend")(extend_command)
-    app.command("replace")(replace_command)
-    app.command("outbox")(outbox_command)
-    app.command("demo")(demo_command)
+    for name, command in (
+            ("init", init_command), ("new", new_command), ("poll", poll_command),
+            ("serve", serve_command), ("status", status_command), ("export", export_command),
+            ("pause", pause_command), ("resume", resume_command), ("extend", extend_command),
+            ("replace", replace_command), ("outbox", outbox_command), ("demo", demo_command)):
+        app.command(name)(_database_guard(command))

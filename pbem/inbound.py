@@ -12,13 +12,21 @@ import codecs
 import email
 import email.errors
 import email.header
+import email.parser
 import email.policy
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
 from email.utils import getaddresses, parseaddr
 from html.parser import HTMLParser
+from typing import TypeVar
+
+from .headers import clean_address, clean_msgids, clean_text, unmangle
+
+T = TypeVar("T")
+MAX_FROM = 20_000  # characters of a From header read at most
 
 
 class MailRejected(Exception):
@@ -65,10 +73,11 @@ class Envelope:
 
 
 def message_key(msg: Message, raw: bytes) -> str:
-    """The mail's Message-ID, or a digest of its bytes when it has none."""
-    mid = str(msg.get("Message-ID", "") or "").strip()
+    """The mail's Message-ID (cleaned, at most 500 characters), or a digest of its
+    bytes when it has none."""
+    mid = clean_text(str(msg.get("Message-ID", "") or ""), 500)
     if mid:
-        return mid[:500]
+        return mid
     return "<sha256." + hashlib.sha256(raw).hexdigest() + "@pbem.invalid>"
 
 
@@ -101,7 +110,27 @@ def auto_reason(msg: Message) -> str | None:
 
 def _addresses(msg: Message, *names: str) -> list[str]:
     values = [str(v) for n in names for v in (msg.get_all(n) or [])]
-    return [a.lower() for _, a in getaddresses(values) if a]
+    found = [clean_address(unmangle(a).lower()) for _, a in getaddresses(values) if a]
+    return [a for a in found if a]
+
+
+_COMMENT = re.compile(r"\([^()]*\)")
+
+
+def sender_address(msg: Message) -> str:
+    """The From address, lowercased and cleaned; "" when there is none to reply to.
+
+    The email package parses nested comments recursively; a From with thousands of
+    them is read again with the comments taken out from the inside.
+    """
+    value = str(msg.get("From", "") or "")[:MAX_FROM]
+    try:
+        addr = parseaddr(value)[1]
+    except RecursionError:
+        while (stripped := _COMMENT.sub(" ", value)) != value:
+            value = stripped
+        addr = parseaddr(value)[1]
+    return clean_address(unmangle(addr).lower())
 
 
 # --------------------------------------------------------------------------- body
@@ -217,29 +246,63 @@ def body_text(msg: Message, limit: int) -> str:
                        "please send your commands as plain text.")
 
 
-def parse_mail(raw: bytes, *, max_body: int = 64 * 1024, truncated: bool = False) -> ParsedMail:
-    """Read a raw mail. Never raises for bad input: problems end up in `problem`."""
-    msg = email.message_from_bytes(raw, policy=email.policy.compat32)
-    sender = parseaddr(str(msg.get("From", "") or ""))[1].lower()
+def _read(raw: bytes) -> tuple[Message, str | None]:
+    """The parsed mail, or only its headers (and why) when the body cannot be parsed
+    (parts nested a thousand deep exhaust the email package's recursion)."""
     try:
-        subject = str(email.header.make_header(email.header.decode_header(
-            str(msg.get("Subject", "") or ""))))
-    except (LookupError, UnicodeDecodeError, ValueError, email.errors.HeaderParseError):
-        subject = str(msg.get("Subject", "") or "")
-    refs = " ".join(str(msg.get(h, "") or "") for h in ("References", "In-Reply-To")).split()
+        return email.message_from_bytes(raw, policy=email.policy.compat32), None
+    except Exception:
+        pass
+    try:
+        msg = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw)
+    except Exception:
+        msg = Message()
+    return msg, "your mail's structure could not be read; please send plain text."
+
+
+def _guarded(read: Callable[[], T], default: T) -> T:
+    """`read()`, or `default` when a hostile header makes the email package fail."""
+    try:
+        return read()
+    except (RecursionError, LookupError, UnicodeError, ValueError, TypeError,
+            email.errors.MessageError):
+        return default
+
+
+def _subject(msg: Message) -> str:
+    value = str(msg.get("Subject", "") or "")
+    try:
+        value = str(email.header.make_header(email.header.decode_header(value)))
+    except (LookupError, UnicodeError, ValueError, email.errors.HeaderParseError):
+        pass
+    return clean_text(value, 300)
+
+
+def parse_mail(raw: bytes, *, max_body: int = 64 * 1024, truncated: bool = False) -> ParsedMail:
+    """Read a raw mail. Never raises for bad input: problems end up in `problem`, and
+    every header value is cleaned (`pbem.headers`), so it can be stored and quoted."""
+    msg, problem = _read(raw)
+    refs = _guarded(lambda: clean_msgids(" ".join(
+        str(msg.get(h, "") or "") for h in ("References", "In-Reply-To"))), [])
     parsed = ParsedMail(
-        message_id=message_key(msg, raw), sender=sender, subject=subject[:300],
-        recipients=_addresses(msg, "To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To"),
-        references=[r for r in refs if r.startswith("<")][-10:],
-        auto=auto_reason(msg), text="",
-        auth_results=[str(v) for v in msg.get_all("Authentication-Results") or []][:50])
+        message_id=_guarded(lambda: message_key(msg, raw), message_key(Message(), raw)),
+        sender=_guarded(lambda: sender_address(msg), ""),
+        subject=_guarded(lambda: _subject(msg), ""),
+        recipients=_guarded(lambda: _addresses(
+            msg, "To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To"), []),
+        references=refs[-10:],
+        auto=_guarded(lambda: auto_reason(msg), None), text="", problem=problem,
+        auth_results=_guarded(lambda: [str(v) for v in
+                                       msg.get_all("Authentication-Results") or []][:50], []))
+    if problem:
+        return parsed
     if truncated:
         parsed.problem = (f"your mail is larger than the moderator reads "
                           f"(over {len(raw) // 1024} KiB). Send only your commands, "
                           "without attachments.")
         return parsed
     try:
-        parsed.text = body_text(msg, max_body)
+        parsed.text = body_text(msg, max_body).replace("\x00", "\ufffd")
     except MailRejected as e:
         parsed.problem = e.reason
     except Exception:  # a broken MIME structure: never crash the loop
@@ -294,16 +357,26 @@ def command_lines(text: str) -> list[Line]:
     return out
 
 
+MAX_VERSION_DIGITS = 9
 _VERSION = re.compile(r"^@\s*v?(\d+)$", re.IGNORECASE)
 _GAME = re.compile(r"^game\s*:?\s+([a-z0-9][a-z0-9._-]*)$", re.IGNORECASE)
 _TOKEN = re.compile(r"^token\s*:?\s+([a-z0-9_-]+)$", re.IGNORECASE)
 
 
 def split_envelope(lines: list[Line]) -> Envelope:
-    """Take the `@vN`, `game ID` and `token TOKEN` lines out of the command lines."""
+    """Take the `@vN`, `game ID` and `token TOKEN` lines out of the command lines.
+
+    Raises:
+        MailRejected: a version line with more than `MAX_VERSION_DIGITS` digits.
+    """
     env = Envelope(None, None, None, None, [])
     for ln in lines:
         if m := _VERSION.match(ln.text):
+            if len(m.group(1)) > MAX_VERSION_DIGITS:
+                raise MailRejected(
+                    f"line {ln.number}: a version line is '@v' and at most "
+                    f"{MAX_VERSION_DIGITS} digits, as in your latest status mail; this one "
+                    f"has {len(m.group(1))}.")
             env.version, env.version_line = int(m.group(1)), ln
         elif m := _GAME.match(ln.text):
             env.game = m.group(1).lower()

@@ -8,6 +8,8 @@ backs off on failure, so a dead SMTP server delays mail but never loses it.
 
 from __future__ import annotations
 
+import email.parser
+import email.policy
 import json
 import logging
 import os
@@ -15,7 +17,7 @@ import re
 import sys
 import uuid
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
@@ -28,7 +30,16 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from engine.views import View
 
 from .config import Config
-from .errors import TransportError
+from .errors import PbemError, TransportError
+from .headers import (
+    MAX_ADDRESS,
+    clean_address,
+    clean_msgid,
+    clean_msgids,
+    clean_subject,
+    clean_text,
+    is_header_name,
+)
 from .store import OutMail, Store, as_utc, due_mails
 
 log = logging.getLogger(__name__)
@@ -208,15 +219,18 @@ def make_mail(cfg: Config, *, game_id: str | None, kind: str, to: str, subject: 
               in_reply_to: str | None = None, references: Iterable[str] = (),
               version: int | None = None) -> OutMail:
     """An outbox row, ready to queue; its Message-ID is fixed now, so a resend after a
-    crash carries the same id. `version`: the game version the mail shows."""
+    crash carries the same id. `version`: the game version the mail shows. Every
+    header value is cleaned (`pbem.headers`): a malformed In-Reply-To or reference is
+    dropped, never copied."""
     headers: dict[str, str] = {}
-    if reply_to:
-        headers["Reply-To"] = reply_to
-    refs = [r for r in references if r]
-    if in_reply_to:
-        headers["In-Reply-To"] = in_reply_to
-        if in_reply_to not in refs:
-            refs.append(in_reply_to)
+    if reply_to and (reply := clean_address(reply_to)):
+        headers["Reply-To"] = reply
+    refs = clean_msgids([r for r in references if r])
+    parent = clean_msgid(in_reply_to or "")
+    if parent:
+        headers["In-Reply-To"] = parent
+        if parent not in refs:
+            refs.append(parent)
     if refs:
         headers["References"] = " ".join(refs[-10:])
     if kind in ("status", "private", "notice", "reminder"):
@@ -224,26 +238,95 @@ def make_mail(cfg: Config, *, game_id: str | None, kind: str, to: str, subject: 
     elif kind == "error":
         headers["Auto-Submitted"] = "auto-replied"
     return OutMail(message_id=new_message_id(cfg, kind, game_id, version), game_id=game_id,
-                   kind=kind,
-                   to_addr=to, subject=subject, text=text, html=html,
+                   kind=kind, to_addr=clean_address(to) or clean_text(to, MAX_ADDRESS),
+                   subject=clean_subject(subject), text=text, html=html,
                    headers=json.dumps(headers), next_attempt=now, created=now)
 
 
+class UnsendableMail(PbemError):
+    """An outbox row that cannot become a mail (no valid recipient, a broken row)."""
+
+
+# Headers a stored row may not set: the ones `to_message` writes itself, and every
+# other one that names recipients or shapes the MIME structure.
+_NOT_EXTRA = frozenset({"from", "to", "cc", "bcc", "sender", "subject", "message-id", "date",
+                        "return-path", "delivered-to", "mime-version"})
+
+
+def _extra_allowed(name: object) -> bool:
+    if not isinstance(name, str) or not is_header_name(name):
+        return False
+    low = name.lower()
+    return low not in _NOT_EXTRA and not low.startswith(("resent-", "content-"))
+
+
 def to_message(cfg: Config, row: OutMail) -> EmailMessage:
-    """The MIME message of an outbox row: multipart/alternative, plain text first."""
+    """The MIME message of an outbox row: multipart/alternative, plain text first.
+
+    Every header value is cleaned again here, so a row queued before the cleaning
+    existed (or written by hand) cannot break the mail either.
+
+    Raises:
+        UnsendableMail: the row has no valid recipient or a malformed header list.
+    """
+    to = clean_address(row.to_addr)
+    if not to:
+        raise UnsendableMail(f"not a valid recipient address: {row.to_addr[:80]!r}")
+    try:
+        extra = row.header_dict()
+    except ValueError as e:
+        raise UnsendableMail(f"the stored headers are not valid JSON: {e}") from None
+    if not isinstance(extra, dict):
+        raise UnsendableMail("the stored headers are not a JSON object")
     msg = EmailMessage()
-    msg["From"] = formataddr((cfg.moderator_name, cfg.moderator_address))
-    msg["To"] = row.to_addr
-    msg["Subject"] = row.subject
-    msg["Message-ID"] = row.message_id
+    msg["From"] = formataddr((clean_text(cfg.moderator_name, 100),
+                              clean_address(cfg.moderator_address)))
+    msg["To"] = to
+    msg["Subject"] = clean_subject(row.subject)
+    mid = clean_msgid(row.message_id)
+    if mid is None:
+        raise UnsendableMail(f"not a valid Message-ID: {row.message_id[:80]!r}")
+    msg["Message-ID"] = mid
     created = as_utc(row.created)
     assert created is not None
     msg["Date"] = format_datetime(created)
-    for k, v in row.header_dict().items():
-        msg[k] = v
+    for k, v in extra.items():
+        if not _extra_allowed(k) or k in msg:
+            log.warning("outbox %s: header %r left out", row.id, str(k)[:40])
+            continue
+        if k == "In-Reply-To":
+            value = clean_msgid(str(v)) or ""
+        elif k == "References":
+            value = " ".join(clean_msgids(str(v))[-10:])
+        elif k == "Reply-To":
+            value = clean_address(str(v))
+        else:
+            value = clean_text(str(v))
+        if value:
+            msg[k] = value
     msg.set_content(row.text, subtype="plain", charset="utf-8")
     if row.html:
         msg.add_alternative(row.html, subtype="html", charset="utf-8")
+    return msg
+
+
+def build_message(cfg: Config, row: OutMail) -> EmailMessage:
+    """`to_message`, checked to flatten to bytes as the transports will, and to read
+    back with exactly the headers it was given (no value folded into a new header).
+
+    Raises:
+        UnsendableMail: the row cannot become a mail.
+    """
+    try:
+        msg = to_message(cfg, row)
+        raw = msg.as_bytes(policy=email.policy.SMTP)
+        back = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw)
+    except UnsendableMail:
+        raise
+    except Exception as e:  # the email package raises several kinds; all mean "cannot"
+        raise UnsendableMail(f"cannot build the mail: {type(e).__name__}: {e}") from e
+    if [k.lower() for k in back.keys()] != [k.lower() for k in msg.keys()]:
+        raise UnsendableMail("a header value would break the mail's headers")
     return msg
 
 
@@ -266,6 +349,7 @@ class SendReport:
     sent: int = 0
     retry: int = 0
     failed: int = 0
+    problems: list[str] = field(default_factory=list)  # one line per failed row
 
 
 def backoff(attempts: int) -> timedelta:
@@ -273,8 +357,18 @@ def backoff(attempts: int) -> timedelta:
     return min(timedelta(seconds=30 * 2 ** max(0, attempts - 1)), MAX_BACKOFF)
 
 
-def _marker(store: Store, rows: Sequence[OutMail], report: SendReport,
-            now: datetime) -> Callable[[int, Exception | None], None]:
+def _mark_failed(fresh: OutMail, error: str, report: SendReport) -> None:
+    fresh.status, fresh.last_error = "failed", error[:500]
+    report.failed += 1
+    report.problems.append(f"outbox {fresh.id} to {fresh.to_addr[:80]!r}: {error[:200]}")
+    log.error("outbox %s to %r failed for good: %s", fresh.id, fresh.to_addr[:80], error)
+
+
+def _marker(store: Store, rows: Sequence[OutMail], report: SendReport, now: datetime,
+            max_attempts: int) -> Callable[[int, Exception | None], None]:
+    """Record one send's result on its row: sent; failed for good (a permanent
+    refusal, a mail that cannot be built, or the `max_attempts`th temporary failure);
+    or pending with a later `next_attempt`."""
     def done(i: int, error: Exception | None) -> None:
         row = rows[i]
         with store.transaction() as s:
@@ -285,15 +379,16 @@ def _marker(store: Store, rows: Sequence[OutMail], report: SendReport,
             if error is None:
                 fresh.status, fresh.sent_at = "sent", now
                 report.sent += 1
-            elif isinstance(error, PermanentFailure):
-                fresh.status, fresh.last_error = "failed", str(error)[:500]
-                report.failed += 1
-                log.error("outbox %s to %s refused for good: %s", row.id, row.to_addr, error)
+            elif isinstance(error, PermanentFailure | UnsendableMail):
+                _mark_failed(fresh, str(error), report)
+            elif fresh.attempts >= max_attempts:
+                _mark_failed(fresh, f"{error} (attempt {fresh.attempts} of {max_attempts})",
+                             report)
             else:
                 fresh.next_attempt = now + backoff(fresh.attempts)
                 fresh.last_error = str(error)[:500]
                 report.retry += 1
-                log.warning("outbox %s to %s: %s; retry at %s", row.id, row.to_addr, error,
+                log.warning("outbox %s to %r: %s; retry at %s", row.id, row.to_addr[:80], error,
                             fresh.next_attempt)
             s.add(fresh)
 
@@ -303,7 +398,12 @@ def _marker(store: Store, rows: Sequence[OutMail], report: SendReport,
 def send_due(store: Store, sender: Sender, cfg: Config, now: datetime,
              limit: int = 200) -> SendReport:
     """Send every outbox mail that is due; mark each sent right after the server took
-    it. A failure leaves the mail pending with a later `next_attempt`.
+    it. A temporary failure leaves the mail pending with a later `next_attempt`, until
+    `cfg.send_attempts` attempts failed; then it is marked failed, as is a mail the
+    server refuses for good or that cannot be built at all.
+
+    Each row is built on its own, so one bad row is marked failed and never holds
+    back another; nothing one row does makes this raise (a database error does).
 
     A crash between the server taking a mail and its row being marked sends that one
     mail again on restart, with the same Message-ID (at-least-once; the window is one
@@ -315,7 +415,40 @@ def send_due(store: Store, sender: Sender, cfg: Config, now: datetime,
             rows = due_mails(s, now, limit)
         if not rows:
             return report
-        messages = [to_message(cfg, r) for r in rows]
-        sender.send_batch(messages, _marker(store, rows, report, now))
-        if report.retry or len(rows) < limit:
+        ready: list[OutMail] = []
+        messages: list[EmailMessage] = []
+        for row in rows:
+            try:
+                messages.append(build_message(cfg, row))
+                ready.append(row)
+            except UnsendableMail as e:
+                _marker(store, [row], report, now, cfg.send_attempts)(0, e)
+        retries = report.retry
+        crashed = _send(sender, messages, _marker(store, ready, report, now,
+                                                  cfg.send_attempts))
+        if crashed:
+            continue  # the mails after the crash are still due
+        if report.retry > retries or len(rows) < limit:
             return report
+
+
+def _send(sender: Sender, messages: Sequence[EmailMessage],
+          done: Callable[[int, Exception | None], None]) -> bool:
+    """`sender.send_batch`, with a crash of the sender charged to the mail it was
+    sending (a temporary failure: retried later, failed after `send_attempts`); the
+    mails after it stay due. Returns whether the sender crashed."""
+    reported: set[int] = set()
+
+    def tracked(i: int, error: Exception | None) -> None:
+        reported.add(i)
+        done(i, error)
+
+    try:
+        sender.send_batch(messages, tracked)
+    except Exception as e:  # a bug in a transport must not stop every later mail
+        log.exception("the sender crashed")
+        first = next((i for i in range(len(messages)) if i not in reported), None)
+        if first is not None:
+            done(first, TransportError(f"the sender crashed: {type(e).__name__}: {e}"))
+        return True
+    return False
