@@ -53,6 +53,8 @@ class Config:
     max_body_bytes: int = 64 * 1024
     max_mail_bytes: int = 1024 * 1024  # what is read of a mail at most
     send_attempts: int = 12  # then an outbox mail is marked failed (after ~2 days)
+    seat_mails_per_hour: int = 30  # accepted mails per seat and hour (pbem.guard)
+    max_commands: int = 20  # command lines per mail
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def sqlalchemy_url(self) -> str:

@@ -49,6 +49,8 @@ class ParsedMail:
     text: str  # the body text ("" when `problem` is set)
     problem: str | None = None  # why the body could not be read (for the reply)
     headers: dict[str, str] = field(default_factory=dict)
+    date: str = ""  # the Date header as written ("" if none)
+    in_reply_to: str = ""  # the In-Reply-To header ("" if none)
 
 
 @dataclass
@@ -230,7 +232,8 @@ def parse_mail(raw: bytes, *, max_body: int = 64 * 1024, truncated: bool = False
         message_id=message_key(msg, raw), sender=sender, subject=subject[:300],
         recipients=_addresses(msg, "To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To"),
         references=[r for r in refs if r.startswith("<")][-10:],
-        auto=auto_reason(msg), text="")
+        auto=auto_reason(msg), text="", date=str(msg.get("Date", "") or "").strip()[:200],
+        in_reply_to=str(msg.get("In-Reply-To", "") or "").strip()[:500])
     if truncated:
         parsed.problem = (f"your mail is larger than the moderator reads "
                           f"(over {len(raw) // 1024} KiB). Send only your commands, "

@@ -40,6 +40,7 @@ from engine.undo import play as play_command
 from engine.views import events_visible_to, view_for
 from notation import format_command, parse_command
 
+from . import guard
 from .config import Config
 from .describe import describe_event, summarise_commands
 from .errors import ConflictError, PbemError, UnknownGameError
@@ -59,6 +60,7 @@ from .store import (
     InboundMail,
     MoveRow,
     OutMail,
+    PlayedMail,
     Seat,
     Store,
     append_events,
@@ -499,13 +501,72 @@ class Moderator:
             raise CommandFailed(None, NotationError(
                 "your mail holds no commands (quoted text and signatures are ignored)."),
                 state)
+        digest = self._guard(s, game, seat, env, parsed, now, state)
+        if isinstance(digest, Outcome):
+            return digest
         played = play_lines(state, seat.seat, env.commands, game.seed, self.tracker(s, game))
         seats = seats_of(s, game.id)
         self._commit(s, game, seats, state, events, played, now, source=parsed.message_id,
                      sender=seat, in_reply_to=parsed.message_id, references=parsed.references,
                      notice=" ".join(played.notices))
+        if digest is not None:
+            s.add(PlayedMail(game_id=game.id, seat=seat.seat, digest=digest,
+                             version=state.version, message_id=parsed.message_id[:500],
+                             created=now))
         return Outcome("accepted", game.id, seat.seat, "; ".join(played.echo),
                        len(played.events))
+
+    def _guard(self, s: Session, game: Game, seat: Seat, env: Envelope, parsed: ParsedMail,
+               now: datetime, state: State) -> str | None | Outcome:
+        """The abuse limits of `pbem.guard`, checked before a mail is played: the
+        command cap, a repeat of a mail already played (refused with a reply to the
+        seat's owner; the returned Outcome), and the seat's hourly rate limit.
+
+        Returns the mail's digest to store once it is played (None: it has none).
+
+        Raises:
+            CommandFailed: more command lines than `max_commands`.
+            MailRejected: the seat is over its rate limit.
+        """
+        cap = self.cfg.max_commands
+        if len(env.commands) > cap:
+            raise CommandFailed(env.commands[cap], IllegalMoveError(
+                f"your mail holds {len(env.commands)} command lines; the moderator takes at "
+                f"most {cap} in one mail. Nothing was applied: send fewer commands at a "
+                "time.", "too-many-commands"), state)
+        digest = guard.mail_digest(seat.seat, [ln.text for ln in env.commands], parsed.date,
+                                   parsed.in_reply_to)
+        before = guard.played_before(s, game.id, digest) if digest else None
+        if before is not None:
+            reason = (f"this mail repeats one already played at v{before.version} (same "
+                      f"commands, Date and In-Reply-To; first received as "
+                      f"{before.message_id}), so it was not played again. To play the same "
+                      "command once more, write a new mail.")
+            self._queue_refusal(s, parsed, now, game, seat, reason)
+            return Outcome("rejected", game.id, seat.seat, reason)
+        limit = self.cfg.seat_mails_per_hour
+        since = now - guard.WINDOW
+        if guard.accepted_since(s, game.id, seat.seat, since) >= limit:
+            told = guard.flood_refused_since(s, game.id, seat.seat, since)
+            raise MailRejected(
+                f"{guard.FLOOD_NOTE}the seat {seat.name} has had {limit} mails played in the "
+                f"last hour, the most this moderator plays per seat; your commands were not "
+                "applied. Send them again later (further mails this hour get no reply).",
+                reply=not told)
+        return digest
+
+    def _queue_refusal(self, s: Session, parsed: ParsedMail, now: datetime, game: Game,
+                       seat: Seat, reason: str) -> None:
+        """An error reply to the seat's owner (not to whoever sent the mail)."""
+        ctx = self._error_ctx(game, game.version)
+        ctx.update(intro=f"Game {game.id}: a mail for your seat was not applied.",
+                   reason=reason)
+        text, html = self.renderer.render("error", ctx)
+        s.add(make_mail(self.cfg, game_id=game.id, kind="error", to=seat.email,
+                        subject=self._subject(game.id, "not applied: repeated mail"),
+                        text=text, html=html, now=now,
+                        reply_to=self.cfg.reply_address(seat.token),
+                        in_reply_to=parsed.message_id, references=parsed.references))
 
     # ------------------------------------------------------------------- committing
 
