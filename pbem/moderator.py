@@ -17,6 +17,7 @@ sends the outbox after that: a crash at any point repeats only idempotent steps.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import secrets
 from collections.abc import Sequence
@@ -54,6 +55,7 @@ from .inbound import (
     split_envelope,
     token_from,
 )
+from .names import check_game_names, check_person_name
 from .outbound import Renderer, headline, make_mail, status_context, turn_line, when
 from .store import (
     Game,
@@ -344,11 +346,15 @@ class Moderator:
         """Create a game, deal with its seed, and queue everyone's first status mail.
 
         Raises:
-            IllegalMoveError: the engine refuses the setup (player count, names).
+            IllegalMoveError: the engine refuses the setup (player count).
+            NameRefused: a name the notation cannot write, or two that look alike
+                (`pbem.names`).
             ValueError: a bad game id, policy or duplicate game id.
         """
         if late_policy not in ("wait", "auto"):
             raise ValueError("late policy must be 'wait' or 'auto'")
+        names = check_game_names([p.name for p in players])
+        players = [dataclasses.replace(p, name=n) for p, n in zip(players, names, strict=True)]
         seed = seed or secrets.token_hex(16)
         salt = secrets.token_hex(8)
         started = start_game([p.name for p in players], variant=variant, money_open=money_open,
@@ -765,6 +771,8 @@ class Moderator:
         the notation and everything it holds stay."""
         if tz:
             _check_tz(tz)
+        if person is not None:
+            person = check_person_name(person)
         with self.store.transaction() as s:
             game = self._active(s, game_id)
             seats = seats_of(s, game_id)
