@@ -8,7 +8,7 @@ See docs/notation.md for the notation itself.
 
 from engine.errors import AmbiguousError, NotationError
 
-from .commands import format_command, parse_chance, parse_command
+from .commands import HIDDEN, format_command, is_hidden, parse_chance, parse_command
 from .log import (
     KNOWN_TAGS,
     Chance,
@@ -53,6 +53,7 @@ __all__ = [
     "DECK_CARDS",
     "FREEDOM_WORDS",
     "GameLog",
+    "HIDDEN",
     "KNOWN_TAGS",
     "LANDSCAPE_WORDS",
     "LogEntry",
@@ -70,6 +71,7 @@ __all__ = [
     "format_command",
     "format_item",
     "format_log",
+    "is_hidden",
     "iter_log",
     "parse_chance",
     "parse_command",

@@ -249,8 +249,21 @@ def read_command(r: Reader, players: Vocabulary | None) -> PlayerCommand:
     return _READERS[r.word(VERBS)](r, players)
 
 
+HIDDEN = "?"
+"""A card only its player saw, written in a public log (`pbem export` of a running
+game): `anna: keep ? ? ?`, `anna: choose ?`, `* deal anna: ? ? ? ?`. Only log lines
+may hold it (`notation.log`); a player's command never does."""
+
+
+def hidden_cards(text: str) -> tuple[str, ...] | None:
+    """The cards of `text` if it is one or more `?` and nothing else, else None."""
+    toks = text.split()
+    return tuple(toks) if toks and all(t == HIDDEN for t in toks) else None
+
+
 def read_chance(text: str, star: int, players: Vocabulary | None) -> ChanceCommand:
-    """Read the chance line in `text` (comment already cut off) whose '*' is at `star`.
+    """Read the chance line in `text` (comment already cut off) whose '*' is at `star`;
+    its cards may be hidden (`HIDDEN`).
 
     Raises:
         NotationError: the line is no valid chance line.
@@ -266,7 +279,8 @@ def read_chance(text: str, star: int, players: Vocabulary | None) -> ChanceComma
         raise head.unexpected(quote(":"), (quote(":"),))
     said = head.said
     said[-1] += ":"
-    cards = Reader(text, colon + 1, len(text), said).words(DECK_CARDS[deck])
+    cards = hidden_cards(text[colon + 1 :]) or \
+        Reader(text, colon + 1, len(text), said).words(DECK_CARDS[deck])
     if event == "deal":
         return Deal(player, cards)
     return Draw(player, deck, cards)
@@ -535,3 +549,13 @@ def format_command(cmd: Command) -> str:
     raise TypeError(f"not a command: {cmd!r}")
 
 
+
+
+def is_hidden(cmd: Command) -> bool:
+    """True if the command's cards are hidden (`HIDDEN`): a line of a public log."""
+    match cmd:
+        case Keep(cards) | Deal(_, cards) | Draw(_, _, cards):
+            return HIDDEN in cards
+        case Choose(card):
+            return card == HIDDEN
+    return False

@@ -17,10 +17,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from engine.commands import ChanceCommand, PlayerCommand
+from engine.commands import ChanceCommand, Choose, Keep, PlayerCommand
 from engine.errors import NotationError
 
-from .commands import fast_chance, fast_command, format_command, read_chance, read_command
+from .commands import (
+    HIDDEN,
+    fast_chance,
+    fast_command,
+    format_command,
+    hidden_cards,
+    read_chance,
+    read_command,
+)
 from .reader import END_OF_LINE, Reader
 from .words import (
     ROUND_WORDS,
@@ -338,8 +346,24 @@ def _read_move(number: int, content: str, colon: int, players: Vocabulary) -> Mo
         raise actor_part.unexpected("a player name before ':'", ("player",))
     actor = actor_part.word(players)
     actor_part.end(quote(":"))
+    hidden = _hidden_command(content[colon + 1 :])
+    if hidden is not None:
+        return Move(number, actor, hidden)
     r = Reader(content, colon + 1, len(content), [actor + ":"])
     return Move(number, actor, read_command(r, players))
+
+
+def _hidden_command(text: str) -> PlayerCommand | None:
+    """`keep ? ? ?` or `choose ?` (cards hidden in a public log), else None."""
+    verb, _, rest = text.strip().partition(" ")
+    cards = hidden_cards(rest)
+    if cards is None:
+        return None
+    if verb.lower() == "keep":
+        return Keep(cards)
+    if verb.lower() == "choose" and len(cards) == 1:
+        return Choose(HIDDEN)
+    return None
 
 
 def parse_log(text: str) -> GameLog:

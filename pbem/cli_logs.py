@@ -52,6 +52,10 @@ def replay_file(path: Path) -> ReplayResult:
 def summary_line(r: ReplayResult) -> str:
     """`OK file: finished, winner dirk — dirk 22 PP (100 fl), …`, for a valid log."""
     scores = ", ".join(f"{s.name} {s.fame} PP ({s.florins} fl)" for s in r.standings())
+    if r.hidden:
+        return (f"OK {r.file}: public log, read to the end; line {r.hidden} holds cards only "
+                f"their player saw ('?'), so moves are checked up to line {r.hidden - 1} "
+                "and the rest for their notation only")
     if r.finished:
         won = "winners " if len(r.winners) > 1 else "winner "
         head = f"finished, {won}{' and '.join(r.winners)}"

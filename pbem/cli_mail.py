@@ -242,14 +242,18 @@ def export_command(
     game: str,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="file (default stdout)")] = None,
     full: Annotated[bool, typer.Option(
-        "--full", help="include the hidden deals and draws of a running game (referee only)")]
+        "--full", help="the referee's view of a running game: every dealt, drawn, kept and "
+                       "chosen card (never give it to a player)")]
     = False,
     db: DbOption = None,
 ) -> None:
     """The game's log in the notation, every line with the hash-chain head after it.
-    Once the game is over it holds every deal and draw, the seed and the salt, and
-    `pbem verify` can check it offline (docs/trust.md); before that the deals and
-    draws are written only with --full."""
+
+    Once the game is over it holds every card, the seed and the salt, and `pbem verify`
+    checks it offline (docs/trust.md). While the game runs it is the public log: every
+    card only one player saw (deals, draws, kept professions, chosen cards) is written
+    as '?', and `pbem replay` checks it up to its first '?' line. --full gives the
+    referee's view instead."""
     from .export import export_game
 
     mod = _moderator(db)

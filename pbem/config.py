@@ -58,6 +58,8 @@ class Config:
     # address registered for no seat is answered: daily (once a day) | never
     authserv_id: str = ""
     stranger_replies: str = "daily"
+    seat_mails_per_hour: int = 30  # accepted mails per seat and hour (pbem.guard)
+    max_commands: int = 20  # command lines per mail
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def sqlalchemy_url(self) -> str:

@@ -19,13 +19,21 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.chain import head, seed_commitment
-from engine.commands import Command, Deal, Draw
+from engine.commands import Choose, Command, Deal, Draw, Keep
 from engine.events import GameStarted
 from engine.game import new_state
 from engine.state import CHANCE
 from engine.undo import START
 from engine.undo import play as play_command
-from notation import Chance, Move, RoundMarker, format_item, parse_chance, parse_command
+from notation import (
+    HIDDEN,
+    Chance,
+    Move,
+    RoundMarker,
+    format_item,
+    parse_chance,
+    parse_command,
+)
 from notation.log import format_tag
 
 from .store import as_utc, event_rows, get_game, load_events, moves_of, seats_of
@@ -52,15 +60,32 @@ def trust_tags(started: GameStarted, *, commitment: str, seed: str | None, salt:
     return tags
 
 
+def public_command(cmd: Command) -> Command:
+    """The command as every player may see it: the cards of a deal, a draw, a keep
+    or a choice written as `notation.HIDDEN`, everything else as it is."""
+    match cmd:
+        case Deal(player, cards):
+            return Deal(player, (HIDDEN,) * len(cards))
+        case Draw(player, deck, cards):
+            return Draw(player, deck, (HIDDEN,) * len(cards))
+        case Keep(cards):
+            return Keep((HIDDEN,) * len(cards))
+        case Choose():
+            return Choose(HIDDEN)
+    return cmd
+
+
 def annotated_log(started: GameStarted, moves: Sequence[tuple[int, Command]],
                   hashes: Sequence[str], tags: Sequence[tuple[str, str]], *,
-                  include_chance: bool = True, annotate: bool = True) -> str:
+                  include_chance: bool = True, annotate: bool = True,
+                  public: bool = False) -> str:
     """The log text: tags (in TAG_ORDER, others after), then one line per command
     with `round N` markers, each move and chance line annotated with the chain head
     after its events (`hashes[v - 1]` is the stored hash after `v` events).
 
     `moves` are (seat, command) pairs, CHANCE for deals and draws (left out unless
     `include_chance`: their events then count towards the next line's head).
+    `public`: every hidden card written as `?` (`public_command`).
 
     Raises:
         IllegalMoveError: a command is not legal where it stands (a corrupt store).
@@ -78,12 +103,13 @@ def annotated_log(started: GameStarted, moves: Sequence[tuple[int, Command]],
             if first:
                 lines.append("")
                 first = False
+            shown = public_command(cmd) if public else cmd
             if seat == CHANCE:
-                assert isinstance(cmd, Deal | Draw)
-                text = format_item(Chance(0, cmd))
+                assert isinstance(shown, Deal | Draw)
+                text = format_item(Chance(0, shown))
             else:
-                assert not isinstance(cmd, Deal | Draw)
-                text = format_item(Move(0, names[seat], cmd))
+                assert not isinstance(shown, Deal | Draw)
+                text = format_item(Move(0, names[seat], shown))
             if annotate:
                 text += f"  # {head(state.version, hashes[state.version - 1], full=True)}"
             lines.append(text)
@@ -95,9 +121,13 @@ def annotated_log(started: GameStarted, moves: Sequence[tuple[int, Command]],
 
 
 def export_game(mod: Moderator, game_id: str, *, full: bool = False) -> str:
-    """The exported log of a stored game (what `pbem export` prints). The deals and
-    draws, the seed, the salt and the Result tag are written once the game is over;
-    with `full`, the deals and draws of a running game too (referee only).
+    """The exported log of a stored game (what `pbem export` prints).
+
+    Once the game is over: everything, with the seed, the salt and the Result tag,
+    for `pbem verify`. While it runs: the public log, every card only one player saw
+    (deals, draws, kept professions, chosen cards) written as `?`; `pbem replay`
+    checks it up to its first `?` line. With `full`, a running game's log with every
+    card (the referee's view).
 
     Raises:
         UnknownGameError: no such game.
@@ -128,4 +158,4 @@ def export_game(mod: Moderator, game_id: str, *, full: bool = False) -> str:
                        seed=g.seed if g.finished else None,
                        salt=g.salt if g.finished else None,
                        head_version=len(hashes), head_hash=hashes[-1])
-    return annotated_log(started, moves, hashes, tags, include_chance=g.finished or full)
+    return annotated_log(started, moves, hashes, tags, public=not (g.finished or full))

@@ -58,6 +58,8 @@ class ParsedMail:
     problem: str | None = None  # why the body could not be read (for the reply)
     headers: dict[str, str] = field(default_factory=dict)
     auth_results: list[str] = field(default_factory=list)  # Authentication-Results, top first
+    date: str = ""  # the Date header as written ("" if none)
+    in_reply_to: str = ""  # the In-Reply-To header ("" if none)
 
 
 @dataclass
@@ -293,7 +295,10 @@ def parse_mail(raw: bytes, *, max_body: int = 64 * 1024, truncated: bool = False
         references=refs[-10:],
         auto=_guarded(lambda: auto_reason(msg), None), text="", problem=problem,
         auth_results=_guarded(lambda: [str(v) for v in
-                                       msg.get_all("Authentication-Results") or []][:50], []))
+                                       msg.get_all("Authentication-Results") or []][:50], []),
+        date=_guarded(lambda: clean_text(str(msg.get("Date", "") or ""), 200), ""),
+        in_reply_to=(_guarded(lambda: clean_msgids(str(msg.get("In-Reply-To", "") or "")),
+                              []) or [""])[0])
     if problem:
         return parsed
     if truncated:

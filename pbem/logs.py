@@ -41,6 +41,7 @@ from notation import (
     Tag,
     format_command,
     format_log,
+    is_hidden,
     iter_log,
     split_players,
 )
@@ -124,6 +125,7 @@ class ReplayResult:
     state: State | None
     events: tuple[Event, ...]
     lines: int
+    hidden: int = 0  # a public log: its first line with hidden cards (0: none)
 
     def standings(self) -> list[Standing]:
         """Players by fame, then florins (the tie-break of ruling R16), best first."""
@@ -145,6 +147,7 @@ class ReplayResult:
             "winners": list(self.winners),
             "to_act": list(self.to_act),
             "lines": self.lines,
+            "hidden": self.hidden or None,
         }
 
 
@@ -225,6 +228,7 @@ class _Replay:
         self.marked: dict[int, int] = {}  # round -> line of its marker
         self.tracker: Tracker = START  # the undo protocol (engine.undo)
         self.line = 0
+        self.hidden = 0  # the first line with hidden cards: played no further
 
     # -- helpers ------------------------------------------------------------------
 
@@ -413,6 +417,11 @@ class _Replay:
                     continue
                 if self.state is None:
                     self.setup(entry)
+                if not self.hidden and isinstance(entry, Move | Chance) \
+                        and is_hidden(entry.command):
+                    self.hidden = entry.line
+                if self.hidden:
+                    continue  # a public log: the rest is read for its notation only
                 if isinstance(entry, Move):
                     self.move(entry)
                 elif isinstance(entry, Chance):
@@ -430,9 +439,10 @@ class _Replay:
                 raise _Stop(LogError(end, 1, "syntax", 'expected a [Players "..."] tag naming 3 '
                                      "to 5 players before the end of the log"))
             self.setup(RoundMarker(self.line or 1, 0))
-        if self.seed is not None:
+        if self.seed is not None and not self.hidden:
             self.resolve_seeded()
-        self.check_result()
+        if not self.hidden:
+            self.check_result()
 
     def check_result(self) -> None:
         state = self.state
@@ -472,6 +482,7 @@ class _Replay:
             state=state,
             events=tuple(self.events),
             lines=lines,
+            hidden=self.hidden,
         )
 
 

@@ -17,6 +17,7 @@ sends the outbox after that: a crash at any point repeats only idempotent steps.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 import secrets
@@ -41,6 +42,7 @@ from engine.undo import play as play_command
 from engine.views import events_visible_to, view_for
 from notation import format_command, parse_command
 
+from . import guard
 from .config import Config
 from .describe import describe_event, summarise_commands
 from .errors import ConflictError, PbemError, UnknownGameError
@@ -54,6 +56,7 @@ from .inbound import (
     split_envelope,
     token_from,
 )
+from .names import check_game_names, check_person_name
 from .outbound import (
     Renderer,
     answered_version,
@@ -70,6 +73,7 @@ from .store import (
     InboundMail,
     MoveRow,
     OutMail,
+    PlayedMail,
     Seat,
     SeatAddress,
     Store,
@@ -412,7 +416,9 @@ class Moderator:
         that the moderator's mail server must have found (`pbem.sender_auth`).
 
         Raises:
-            IllegalMoveError: the engine refuses the setup (player count, names).
+            IllegalMoveError: the engine refuses the setup (player count).
+            NameRefused: a name the notation cannot write, or two that look alike
+                (`pbem.names`).
             ValueError: a bad game id, policy or duplicate game id; an address given
                 to two seats; a sender check without a configured authserv-id.
         """
@@ -428,6 +434,8 @@ class Moderator:
             for addr in (p.email, *p.extra):
                 if owners.setdefault(addr, p.name) != p.name:
                     raise ValueError(f"{addr} is given for both {owners[addr]} and {p.name}")
+        names = check_game_names([p.name for p in players])
+        players = [dataclasses.replace(p, name=n) for p, n in zip(players, names, strict=True)]
         seed = seed or secrets.token_hex(16)
         salt = secrets.token_hex(8)
         started = start_game([p.name for p in players], variant=variant, money_open=money_open,
@@ -621,13 +629,72 @@ class Moderator:
         if not env.commands:
             raise CommandFailed(None, NotationError(
                 "your mail holds no commands (quoted text and signatures are ignored)."))
+        digest = self._guard(s, game, seat, env, parsed, now)
+        if isinstance(digest, Outcome):
+            return digest
         played = play_lines(state, seat.seat, env.commands, game.seed, self.tracker(s, game))
         seats = seats_of(s, game.id)
         self._commit(s, game, seats, state, events, played, now, source=parsed.message_id,
                      sender=seat, in_reply_to=parsed.message_id, references=parsed.references,
                      notice=" ".join(played.notices))
+        if digest is not None:
+            s.add(PlayedMail(game_id=game.id, seat=seat.seat, digest=digest,
+                             version=state.version, message_id=parsed.message_id[:500],
+                             created=now))
         return Outcome("accepted", game.id, seat.seat, "; ".join(played.echo),
                        len(played.events))
+
+    def _guard(self, s: Session, game: Game, seat: Seat, env: Envelope, parsed: ParsedMail,
+               now: datetime) -> str | None | Outcome:
+        """The abuse limits of `pbem.guard`, checked before a mail is played: the
+        command cap, a repeat of a mail already played (refused with a reply to the
+        seat's owner; the returned Outcome), and the seat's hourly rate limit.
+
+        Returns the mail's digest to store once it is played (None: it has none).
+
+        Raises:
+            CommandFailed: more command lines than `max_commands`.
+            MailRejected: the seat is over its rate limit.
+        """
+        cap = self.cfg.max_commands
+        if len(env.commands) > cap:
+            raise CommandFailed(env.commands[cap], IllegalMoveError(
+                f"your mail holds {len(env.commands)} command lines; the moderator takes at "
+                f"most {cap} in one mail. Nothing was applied: send fewer commands at a "
+                "time.", "too-many-commands"))
+        digest = guard.mail_digest(seat.seat, [ln.text for ln in env.commands], parsed.date,
+                                   parsed.in_reply_to)
+        before = guard.played_before(s, game.id, digest) if digest else None
+        if before is not None:
+            reason = (f"this mail repeats one already played at v{before.version} (same "
+                      f"commands, Date and In-Reply-To; first received as "
+                      f"{before.message_id}), so it was not played again. To play the same "
+                      "command once more, write a new mail.")
+            self._queue_refusal(s, parsed, now, game, seat, reason)
+            return Outcome("rejected", game.id, seat.seat, reason)
+        limit = self.cfg.seat_mails_per_hour
+        since = now - guard.WINDOW
+        if guard.accepted_since(s, game.id, seat.seat, since) >= limit:
+            told = guard.flood_refused_since(s, game.id, seat.seat, since)
+            raise MailRejected(
+                f"{guard.FLOOD_NOTE}the seat {seat.name} has had {limit} mails played in the "
+                f"last hour, the most this moderator plays per seat; your commands were not "
+                "applied. Send them again later (further mails this hour get no reply).",
+                reply=not told)
+        return digest
+
+    def _queue_refusal(self, s: Session, parsed: ParsedMail, now: datetime, game: Game,
+                       seat: Seat, reason: str) -> None:
+        """An error reply to the seat's owner (not to whoever sent the mail)."""
+        ctx = self._error_ctx(game, game.version)
+        ctx.update(intro=f"Game {game.id}: a mail for your seat was not applied.",
+                   reason=reason)
+        text, html = self.renderer.render("error", ctx)
+        s.add(make_mail(self.cfg, game_id=game.id, kind="error", to=seat.email,
+                        subject=self._subject(game.id, "not applied: repeated mail"),
+                        text=text, html=html, now=now,
+                        reply_to=self.cfg.reply_address(seat.token),
+                        in_reply_to=parsed.message_id, references=parsed.references))
 
     # ------------------------------------------------------------------- committing
 
@@ -896,6 +963,8 @@ class Moderator:
         addresses = addresses_of(emails)
         if tz:
             _check_tz(tz)
+        if person is not None:
+            person = check_person_name(person)
         with self.store.transaction() as s:
             game, seat = self._seat(s, game_id, seat_name)
             self._check_free(s, seat, addresses)

@@ -176,6 +176,22 @@ class InboundMail(SQLModel, table=True):
     note: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
 
 
+class PlayedMail(SQLModel, table=True):
+    """Every accepted player mail by its content (`pbem.guard.mail_digest`): a mail
+    sent again under a new Message-ID is found here and not played twice."""
+
+    __tablename__ = "pbem_played_mail"
+    __table_args__ = (UniqueConstraint("game_id", "digest"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="pbem_game.id", index=True)
+    seat: int
+    digest: str  # sha256 hex of (seat, commands, Date, In-Reply-To)
+    version: int  # the version its commands were played at
+    message_id: str = ""
+    created: datetime = _ts(nullable=False)
+
+
 class OutMail(SQLModel, table=True):
     __tablename__ = "pbem_outbox"
 
@@ -202,7 +218,7 @@ class OutMail(SQLModel, table=True):
 
 TABLES = [Game.__table__, Seat.__table__, EventRow.__table__, MoveRow.__table__,
           InboundMail.__table__, OutMail.__table__, SeatAddress.__table__, GameAuth.__table__,
-          StrangerReply.__table__]
+          StrangerReply.__table__, PlayedMail.__table__]
 
 
 class Store:

@@ -58,6 +58,10 @@ def real_stack() -> dict[str, str] | None:
     return env  # type: ignore[return-value]
 
 
+BENCH_RATE = 10**9
+"""The bench plays far faster than a person: no per-seat hourly limit (pbem.guard)."""
+
+
 def setup(tmp: Path, n_players: int, postgres: bool) -> tuple[Config, list[PlayerSpec], str]:
     stack = real_stack()
     url = os.environ["DATABASE_URL"] if postgres else ""
@@ -70,11 +74,13 @@ def setup(tmp: Path, n_players: int, postgres: bool) -> tuple[Config, list[Playe
             imap_port=int(stack["MAILSTACK_IMAP_PORT"]), imap_user=f"moderator@{domain}",
             imap_password=users["moderator"], imap_tls="starttls",
             smtp_host=stack["MAILSTACK_SMTP_HOST"], smtp_port=int(stack["MAILSTACK_SMTP_PORT"]),
-            smtp_tls="starttls", ca_file=stack["MAILSTACK_CA_CERT"], idle=False)
+            smtp_tls="starttls", ca_file=stack["MAILSTACK_CA_CERT"], idle=False,
+            seat_mails_per_hour=BENCH_RATE)
         players = [PlayerSpec(f"p{i + 1}", f"p{i + 1}@{domain}") for i in range(n_players)]
         return cfg, players, "Postfix + Dovecot on loopback (STARTTLS)"
     cfg = Config(database_url=url, db_path=tmp / "bench.sqlite", transport="files",
-                 mail_dir=tmp / "mail", moderator_address="moderator@example.org")
+                 mail_dir=tmp / "mail", moderator_address="moderator@example.org",
+                 seat_mails_per_hour=BENCH_RATE)
     players = [PlayerSpec(f"p{i + 1}", f"p{i + 1}@example.org") for i in range(n_players)]
     return cfg, players, "file transport (no server)"
 

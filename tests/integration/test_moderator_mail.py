@@ -46,7 +46,8 @@ def moderator_config(stack: MailStack, db_url: str) -> Config:
         imap_host=stack.imap_host, imap_port=stack.imap_port, imap_user=mod.address,
         imap_password=mod.password, imap_tls="starttls",
         smtp_host=stack.smtp_host, smtp_port=stack.smtp_port, smtp_tls="starttls",
-        ca_file=str(stack.ca_cert), idle=False, poll_seconds=0.2)
+        ca_file=str(stack.ca_cert), idle=False, poll_seconds=0.2,
+        seat_mails_per_hour=100_000)  # a whole game in minutes: far past a person's pace
 
 
 def env_for(cfg: Config) -> dict[str, str]:
@@ -54,6 +55,7 @@ def env_for(cfg: Config) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
     env.update({
         "DATABASE_URL": cfg.database_url, "PBEM_TRANSPORT": "imap",
+        "PBEM_SEAT_MAILS_PER_HOUR": str(cfg.seat_mails_per_hour),
         "PBEM_MODERATOR_ADDRESS": cfg.moderator_address,
         "PBEM_IMAP_HOST": cfg.imap_host, "PBEM_IMAP_PORT": str(cfg.imap_port),
         "PBEM_IMAP_USER": cfg.imap_user, "PBEM_IMAP_PASSWORD": cfg.imap_password,

@@ -43,7 +43,8 @@ def test_init_new_poll_status_export(env: Path) -> None:
     assert anna["dealt"] and bas["dealt"] is None and bas["florins"] is None
     assert "Setup" in ok("status", "pof-17")
     log = ok("export", "pof-17")
-    assert '[Players "anna, bas, chris"]' in log and "* deal" not in log  # hidden until the end
+    assert '[Players "anna, bas, chris"]' in log  # the cards are hidden until the end:
+    assert "* deal anna: ? ? ? ?  # v" in log and "* deal anna: ? ? ? ?\n" not in log
     assert "* deal anna" in ok("export", "pof-17", "--full")
 
 

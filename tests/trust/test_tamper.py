@@ -344,7 +344,7 @@ def test_a_running_game_is_not_verifiable_until_the_seed_is_revealed() -> None:
     game = mod.new_game([PlayerSpec(n, f"{n}@example.org") for n in ("anna", "bas", "chris")],
                         datetime(2026, 12, 1, tzinfo=UTC), seed="secret")
     text = export_game(mod, game)
-    assert "secret" not in text and "* deal" not in text and "[SeedCommit " in text
+    assert "secret" not in text and "* deal anna: ? ? ? ?" in text and "[SeedCommit " in text
     r = verify_log(text)
     assert not r.ok and r.problem is not None and r.problem.check == "unrevealed"
     assert "not verifiable until the seed is revealed" in r.problem.message
