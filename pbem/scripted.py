@@ -82,7 +82,7 @@ class ScriptedPlayer:
         self.mails += 1
         body = msg.get_body(preferencelist=("plain",))
         text = body.get_content() if body is not None else ""
-        if "not applied" in str(msg["Subject"]) or "could not act" in text:
+        if "not applied" in str(msg["Subject"]) or "could not act" in text or "did not act" in text:
             self.errors += 1
         found = _VERSION.findall(text)
         if found and int(found[-1]) >= self.version_seen:

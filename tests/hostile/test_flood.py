@@ -75,7 +75,7 @@ def test_an_undo_refuse_loop_mails_the_table_at_most_the_limit(mod, game, mailbo
                         .outcomes[0].status)
     assert statuses == ["accepted"] * left + ["rejected"] * (10 - left)
     assert len(smtp.to(BAS)) == left and len(smtp.to(CHRIS)) == left
-    refusals = [m for m in smtp.to(ANNA) if "could not act" in smtp.text(m)]
+    refusals = [m for m in smtp.to(ANNA) if "did not act" in smtp.text(m)]
     assert len(refusals) == 1  # told once; later mails in the hour get no reply
     assert f"has had {LIMIT} mails played in the last hour" in smtp.text(refusals[0])
     with mod.store.read() as s:

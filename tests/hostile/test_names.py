@@ -85,10 +85,10 @@ def test_replace_checks_the_new_players_name() -> None:
     mod = make_moderator()
     game = mod.new_game(PLAYERS, NOW, game_id="pof-9", seed="s")
     with pytest.raises(NameRefused) as e:
-        mod.replace(game, "bas", NOW, email="zoe@example.org", person="zoe\u202e")
+        mod.replace(game, "bas", NOW, emails=["zoe@example.org"], person="zoe\u202e")
     assert str(e.value) == ("name 'zoe\\u202e' holds the invisible or control character "
                             "U+202E (RIGHT-TO-LEFT OVERRIDE)")
-    mod.replace(game, "bas", NOW, email="zoe@example.org", person="Zoë de Vries")
+    mod.replace(game, "bas", NOW, emails=["zoe@example.org"], person="Zoë de Vries")
     with mod.store.read() as s:
         seat = s.exec(Seat.__table__.select().where(Seat.name == "bas")).one()
     assert seat.person == "Zoë de Vries" and seat.email == "zoe@example.org"

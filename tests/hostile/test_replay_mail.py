@@ -95,16 +95,23 @@ def test_a_retry_with_the_same_date_in_another_zone_is_the_same_mail(mod, game, 
     assert "repeats one already played at v8" in smtp.text(smtp.sent[0])
 
 
-def test_a_copy_sent_from_another_address_is_answered_to_the_seat_owner(mod, game, mailbox,
-                                                                        smtp) -> None:
+def test_a_copy_sent_from_another_address_plays_nothing_and_the_owner_is_told(
+        mod, game, mailbox, smtp) -> None:
+    """A copy from an address not registered for the seat is refused by the seat rules
+    before the digest is looked at: the seat's owner is told, the sender gets a refusal
+    that names nothing of the seat."""
     _auction(mod, game, mailbox, smtp)
     first = send(mailbox, smtp, ANNA, "open jester", Date=DATE_1)
     assert run(mod, mailbox, smtp).outcomes[0].status == "accepted"
     copied = _again(first)
     copied.replace_header("From", "mallory@example.com")
     copied.replace_header("To", reply_address(smtp, ANNA))
+    token = reply_address(smtp, ANNA)
     assert _play(mod, mailbox, smtp, copied) == "rejected"
-    assert [str(m["To"]) for m in smtp.sent] == [ANNA]
+    assert sorted(str(m["To"]) for m in smtp.sent) == [ANNA, "mallory@example.com"]
+    to_mallory = next(m for m in smtp.sent if str(m["To"]) == "mallory@example.com")
+    assert token.split("@")[0].split("+")[1] not in to_mallory.as_string()
+    assert "jester" not in smtp.text(to_mallory)
 
 
 def test_the_digest_names_seat_commands_date_and_reply() -> None:
