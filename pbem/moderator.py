@@ -138,6 +138,7 @@ class Played:
     events: list[Event] = field(default_factory=list)
     moves: list[tuple[int, str, int]] = field(default_factory=list)
     echo: list[str] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)  # the mail's lines not read as commands
     tracker: Tracker = START
     notices: list[str] = field(default_factory=list)
 
@@ -203,6 +204,31 @@ def undo_line(state: State, tracker: Tracker, viewer: int) -> str:
     if viewer in waiting:
         text += " Reply 'agree' or 'refuse'."
     return text
+
+
+IGNORED_SHOWN = 12
+"""At most this many ignored lines are shown back to the sender (each cut to 80
+characters)."""
+
+
+def shown_line(text: str) -> str:
+    """A line of the sender's mail as quoted back to them: printable, at most 80
+    characters."""
+    text = "".join(ch if ch.isprintable() else " " for ch in text)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def no_commands(ignored: Sequence[Line]) -> str:
+    """The error for a mail without command lines, naming the lines that were read
+    and ignored."""
+    reason = "your mail holds no commands (quoted text and signatures are ignored)."
+    if ignored:
+        shown = " / ".join(shown_line(ln.text) for ln in ignored[:IGNORED_SHOWN])
+        more = f" and {len(ignored) - IGNORED_SHOWN} more" if len(ignored) > IGNORED_SHOWN \
+            else ""
+        reason += (f" Ignored, as no line starts with a command word: {shown}{more}. "
+                   "Write one command per line, e.g. 'bid 400'.")
+    return reason
 
 
 def resolve_chance(played: Played, seed: str) -> None:
@@ -496,10 +522,9 @@ class Moderator:
                 f"v{game.version} now. Read the latest status mail and send your "
                 "commands again (with the new @v line)."), state)
         if not env.commands:
-            raise CommandFailed(None, NotationError(
-                "your mail holds no commands (quoted text and signatures are ignored)."),
-                state)
+            raise CommandFailed(None, NotationError(no_commands(env.ignored)), state)
         played = play_lines(state, seat.seat, env.commands, game.seed, self.tracker(s, game))
+        played.ignored = [shown_line(ln.text) for ln in env.ignored[:IGNORED_SHOWN]]
         seats = seats_of(s, game.id)
         self._commit(s, game, seats, state, events, played, now, source=parsed.message_id,
                      sender=seat, in_reply_to=parsed.message_id, references=parsed.references,
@@ -537,6 +562,7 @@ class Moderator:
             own = sender is not None and seat.seat == sender.seat
             self._queue_status(s, game, seat, state, all_events, now, digest,
                                tracker=played.tracker, echo=played.echo if own else (),
+                               ignored=played.ignored if own else (),
                                in_reply_to=in_reply_to if own else None,
                                references=references if own else (), notice=notice)
             drawn = [e for e in played.events
@@ -563,14 +589,15 @@ class Moderator:
     def _queue_status(self, s: Session, game: Game, seat: Seat, state: State,
                       events: Sequence[Event], now: datetime, digest: str, *,
                       tracker: Tracker = START, echo: Sequence[str] = (),
-                      in_reply_to: str | None = None, references: Sequence[str] = (),
-                      notice: str = "") -> None:
+                      ignored: Sequence[str] = (), in_reply_to: str | None = None,
+                      references: Sequence[str] = (), notice: str = "") -> None:
         view = view_for(state, seat.seat)
         names = [p.name for p in state.players]
         since = events[seat.mailed_version:]
         changes = [describe_event(e, names, seat.seat)
                    for e in events_visible_to(since, seat.seat)]
         ctx = status_context(view, game_id=game.id, changes=changes, echo=echo,
+                             ignored=ignored,
                              legal=self._legal(state, seat.seat, tracker),
                              deadline=game.deadline, tz=seat.tz, notice=notice,
                              position=head(state.version, digest),
