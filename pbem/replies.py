@@ -52,6 +52,7 @@ _ATTRIBUTION = re.compile(
     r"|στις\s.*\sέγραψε\b.*:"                       # el
     r"|.*\s(?:написал|написала|пишет)\b.*:"         # ru
     r"|.*<[^<>\s]+@[^<>\s]+>\s*:"                   # "..., Name <addr>:" (Gmail in ru, ...)
+    r"|\*\s.*\[[^\]]*\]:"                            # mutt: "* Name <addr> [date]:"
     r")$",
     re.IGNORECASE)
 """Attribution lines mail-parser-reply does not know (tried on one line and on two

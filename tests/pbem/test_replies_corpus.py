@@ -1,0 +1,72 @@
+"""The reply corpus: real client shapes (tests/pbem/reply_corpus/*.eml) read as expected
+(tests/pbem/reply_corpus/expected.toml), and through the moderator where marked."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlmodel import select
+
+from pbem.inbound import command_lines, parse_mail, split_envelope
+from pbem.store import MoveRow
+
+from .helpers import run, state_of
+
+CORPUS = Path(__file__).parent / "reply_corpus"
+EXPECTED: dict[str, dict[str, Any]] = tomllib.loads(
+    (CORPUS / "expected.toml").read_text(encoding="utf-8"))
+MODERATED = sorted(n for n, e in EXPECTED.items() if "moderator" in e)
+
+
+def test_corpus_is_complete() -> None:
+    assert len(EXPECTED) >= 40
+    assert {p.stem for p in CORPUS.glob("*.eml")} == set(EXPECTED)
+    assert len(MODERATED) >= 20
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_reply_is_read_as_expected(name: str) -> None:
+    expected = EXPECTED[name]
+    parsed = parse_mail((CORPUS / f"{name}.eml").read_bytes())
+    assert parsed.problem is None and parsed.auto is None
+    env = split_envelope(command_lines(parsed.text))
+    assert [ln.text for ln in env.commands] == expected["commands"]
+    assert [ln.text for ln in env.ignored] == expected["ignored"]
+
+
+def _moves(mod, game: str) -> list[str]:
+    with mod.store.read() as s:
+        rows = s.exec(select(MoveRow).where(MoveRow.game_id == game).order_by(MoveRow.n))
+        return [m.command for m in rows]
+
+
+@pytest.mark.parametrize("name", MODERATED)
+def test_moderator_plays_what_was_read(name: str, mod, game, mailbox, smtp) -> None:
+    expected = EXPECTED[name]
+    run(mod, mailbox, smtp)
+    before = state_of(mod, game)
+    dealt = _moves(mod, game)
+    smtp.sent.clear()
+    mailbox.put((CORPUS / f"{name}.eml").read_bytes())
+    (outcome,) = run(mod, mailbox, smtp).outcomes
+    assert outcome.status == expected["moderator"], outcome.note
+    moves = _moves(mod, game)[len(dealt):]
+    after = state_of(mod, game)
+    reply = smtp.text(smtp.to("anna@example.org")[-1])
+    if expected["moderator"] == "accepted":
+        assert moves == ["keep composer mathematician poet"]
+        assert set(after.players[0].hand) == {"composer", "mathematician", "poet"}
+        assert "Accepted from you:\n  keep composer mathematician poet" in reply
+        if expected["ignored"]:
+            assert "Ignored (no command word): " + " / ".join(expected["ignored"]) in reply
+            for other in ("bas@example.org", "chris@example.org"):  # shown to the sender only
+                assert "Ignored" not in smtp.text(smtp.to(other)[-1])
+        else:
+            assert "Ignored" not in reply
+    else:
+        assert moves == [] and after.version == before.version
+        assert expected["reason"] in reply
+        assert "Nothing from this mail was applied." in reply
