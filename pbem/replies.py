@@ -91,6 +91,10 @@ _SENT_FROM = re.compile(
     r")\b",
     re.IGNORECASE)
 
+_LONG = 120
+"""Lines longer than this are never headers; they are kept from the library's
+patterns, whose time grows with the square of a line's length."""
+
 _SHORT = 5
 """A sign-off the library finds cuts only when its line has at most this many words
 ("Thanks, here are my moves:" is not a sign-off)."""
@@ -120,12 +124,13 @@ def _header_block(lines: Sequence[str], i: int) -> bool:
 
 def _library_marks(stripped: Sequence[str], quoted: Sequence[bool]) -> tuple[dict[int, int], int]:
     """Headers (first line -> last line) and the first signature line that
-    mail-parser-reply finds in the unquoted lines (quoted ones are blanked, so line
-    numbers stay)."""
-    blank = "\n".join("" if q else s for s, q in zip(stripped, quoted, strict=True)) + "\n"
+    mail-parser-reply finds in the unquoted lines (quoted and overlong ones are
+    blanked, so line numbers stay)."""
+    seen = ["" if q or len(s) > _LONG else s for s, q in zip(stripped, quoted, strict=True)]
+    blank = "\n".join(seen) + "\n"
     starts = [0]
-    for s in stripped:
-        starts.append(starts[-1] + (0 if s.startswith(">") else len(s)) + 1)
+    for s in seen:
+        starts.append(starts[-1] + len(s) + 1)
 
     def line_at(pos: int) -> int:
         while pos < len(blank) and blank[pos] in " \t\n":
@@ -165,9 +170,11 @@ def own_lines(text: str) -> list[Line]:
         if _SEPARATOR.match(s) or _SENT_FROM.match(s):
             break
         last = headers.get(i)
-        if last is None and (_ATTRIBUTION.match(s) or _header_block(stripped, i)):
+        if last is None and len(s) <= _LONG \
+                and (_ATTRIBUTION.match(s) or _header_block(stripped, i)):
             last = i
-        if last is None and i + 1 < len(stripped) and not quoted[i + 1] \
+        if last is None and len(s) + len(stripped[min(i + 1, len(stripped) - 1)]) <= _LONG \
+                and i + 1 < len(stripped) and not quoted[i + 1] \
                 and i + 1 not in headers and not _ATTRIBUTION.match(stripped[i + 1]) \
                 and _ATTRIBUTION.match(s + " " + stripped[i + 1]):
             last = i + 1  # an attribution wrapped onto two lines

@@ -1,0 +1,121 @@
+"""The rules of reading a reply (pbem/replies.py): where the quoted mail starts, what
+ends the reading, and which lines are commands."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.inbound import html_to_text, split_envelope
+from pbem.replies import clean_text, is_command_line, own_lines
+
+QUOTE = "> Your commands now:\n>   pass\n>   bid 400\n"
+
+
+def texts(body: str) -> list[str]:
+    return [ln.text for ln in own_lines(body)]
+
+
+def test_header_followed_by_quote_is_skipped_and_reading_goes_on() -> None:
+    body = f"Hi\nOn Mon, 30 Nov 2026 at 10:00, pbem <m@x.org> wrote:\n{QUOTE}\nbid 100\nAnna\n"
+    assert [(ln.number, ln.text) for ln in own_lines(body)] == [
+        (1, "Hi"), (7, "bid 100"), (8, "Anna")]
+
+
+def test_header_without_quote_marks_ends_the_reading() -> None:
+    body = "bid 100\nOn Mon, 30 Nov 2026 at 10:00, pbem <m@x.org> wrote:\n\nYour commands:\npass\n"
+    assert texts(body) == ["bid 100"]
+
+
+@pytest.mark.parametrize("header", [
+    "From: pbem <m@x.org>\nSent: Monday\nTo: anna\nSubject: x",
+    "Von: pbem <m@x.org>\nGesendet: Montag\nAn: anna\nBetreff: x",
+    "De: pbem\nEnviada em: segunda\nPara: anna\nAssunto: x",
+    "Από: pbem\nΣτάλθηκε: Δευτέρα\nΠρος: anna\nΘέμα: x",
+    "От: pbem\nОтправлено: 30 ноября\nКому: anna\nТема: x",
+    "*From:* pbem\n*Sent:* Monday",
+])
+def test_outlook_header_blocks_end_the_reading(header: str) -> None:
+    assert texts(f"bid 100\n\n{header}\n\npass\n") == ["bid 100"]
+
+
+@pytest.mark.parametrize("stop", [
+    "-- ", "--", "-----Original Message-----", "-----Ursprüngliche Nachricht-----",
+    "-----Message d'origine-----", "-----Исходное сообщение-----",
+    "---------- Forwarded message ---------",
+    "Sent from my Galaxy", "Von meinem iPhone gesendet", "Envoyé de mon iPad",
+    "Enviado do meu iPhone", "Στάλθηκε από το iPhone μου", "Отправлено с iPhone",
+    "Get Outlook for Android", "_" * 32, "Best regards,", "Mit freundlichen Grüßen",
+])
+def test_cuts(stop: str) -> None:
+    assert texts(f"pass\n{stop}\nbid 400\n") == ["pass"]
+
+
+def test_a_sign_off_word_in_a_sentence_is_no_cut() -> None:
+    assert texts("Thanks, here are my moves for this round:\npass\n") == [
+        "Thanks, here are my moves for this round:", "pass"]
+
+
+def test_wrapped_attribution() -> None:
+    assert texts("pass\nOn Mon, 3 Dec 2026, a long name\n<m@x.org> wrote:\nbid 1\n") == ["pass"]
+    # two lines that merely end in "wrote:" when joined are not an attribution
+    assert texts("bid 1\nOn Mon, 3 Dec 2026, pbem wrote:\n> x\npass\n") == ["bid 1", "pass"]
+
+
+def test_quotes_inside_quotes_and_comments_are_skipped() -> None:
+    body = "> On x wrote:\n> > -- \n# my plan: bid high\nbid 400\n"
+    assert texts(body) == ["bid 400"]
+
+
+def test_overlong_lines_are_read_but_never_headers() -> None:
+    long = "On " + "a " * 200 + "wrote:"
+    assert texts(f"pass\n{long}\nbid 4\n")[0] == "pass"
+
+
+def test_bom_and_zero_width_characters_are_dropped() -> None:
+    assert clean_text("\ufeffpass\r\n\u200bbid 4\r") == "pass\nbid 4\n"
+    assert texts("\ufeff@v4\nkeep poet\n") == ["@v4", "keep poet"]
+    env = split_envelope(own_lines("\ufeff@v4\n\ufeffkeep poet doctor alchemist\n"))
+    assert env.version == 4 and [c.text for c in env.commands] == [
+        "keep poet doctor alchemist"]
+
+
+@pytest.mark.parametrize("line", [
+    "bid 400", "BID 400", "bui theater a1 b1 c1", "pass", "Done", "PASS",
+    "pass.", "Done!", "keep poet doctor alchemist # my pick",
+    "bdi 400",              # one edit from 'bid' and reads as a command after it
+    "bild theater a1",      # one edit from 'build' (and 'bid')
+    "plcae park e6",        # two letters swapped
+    "Work is busy",         # starts with a command word: refused, never dropped
+])
+def test_command_lines(line: str) -> None:
+    assert is_command_line(line)
+
+
+@pytest.mark.parametrize("line", [
+    "Hi,", "Hello moderator", "Cheers,", "Anna", "Thanks!", "Best regards", "Don",
+    "Und", "Und dann?", "Bon", "Bon appetit", "Pro", "Pro Runde ein Zug", "Ref", "Pas",
+    "Pas de souci", "Agr", "Take care", "Keep well,", "Keep up the good work",
+    "Grüße", "Привет", "Ευχαριστώ", "bild theatre a1",  # two typos: not recognisable
+    "prof poet",  # 'profession' takes no word after it
+])
+def test_ignored_lines(line: str) -> None:
+    assert not is_command_line(line)
+
+
+def test_envelope_sorts_commands_and_ignored_lines() -> None:
+    env = split_envelope(own_lines("Hi,\n@v7\nbid 400\nCheers,\nDon\n"))
+    assert env.version == 7
+    assert [c.text for c in env.commands] == ["bid 400"]
+    assert [(ln.number, ln.text) for ln in env.ignored] == [(1, "Hi,"), (4, "Cheers,"), (5, "Don")]
+
+
+def test_html_quote_containers_are_quotes() -> None:
+    html = ('<div dir="ltr">bid 400</div><div class="gmail_quote"><div class="gmail_attr">'
+            'On Mon, pbem wrote:</div><div>pass</div></div>'
+            '<div class="yahoo_quoted"><div>pass</div></div>'
+            '<div class="protonmail_quote">pass<blockquote>pass</blockquote></div><div>Anna</div>')
+    assert texts(html_to_text(html)) == ["bid 400", "Anna"]
+
+
+def test_html_rule_ends_the_reading() -> None:
+    assert texts(html_to_text("<p>bid 400</p><hr><p>pass</p>")) == ["bid 400"]
