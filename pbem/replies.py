@@ -20,8 +20,9 @@ The rules, per line of the text (numbers count from 1):
 * A cut ends the reading: a signature line `-- `, a "sent from" line ("Sent from my
   iPhone", "Von meinem iPhone gesendet", "Get Outlook for Android"), a sign-off the
   library knows ("Best regards", "Mit freundlichen Grüßen"; only as a short line of
-  its own), a separator "-----Original Message-----" (or its localized forms), and a
-  line of 20 or more underscores (Outlook's, and what an HTML `<hr>` becomes).
+  its own without a command word), a separator "-----Original Message-----" (or its
+  localized forms), and a line of 20 or more underscores (Outlook's, and what an HTML
+  `<hr>` becomes). Lines longer than 120 characters are never taken for headers.
 """
 
 from __future__ import annotations
@@ -97,7 +98,8 @@ patterns, whose time grows with the square of a line's length."""
 
 _SHORT = 5
 """A sign-off the library finds cuts only when its line has at most this many words
-("Thanks, here are my moves:" is not a sign-off)."""
+and no command word ("Thanks, here are my moves:" and "Thanks, pass" are no
+sign-offs; they are read as lines)."""
 
 _FAREWELL = re.compile(r"^(?:take care|keep (?:well|safe|in touch|it up|up))\b", re.IGNORECASE)
 """Sign-offs that start with a command word; read as ignored lines, never as commands."""
@@ -147,7 +149,8 @@ def _library_marks(stripped: Sequence[str], quoted: Sequence[bool]) -> tuple[dic
     pos = 0
     while pos < len(blank) and (m := _LIBRARY_SIGNATURES.search(blank, pos)) is not None:
         n = line_at(m.start())
-        if n < len(stripped) and len(stripped[n].split()) <= _SHORT:
+        words = stripped[n].split() if n < len(stripped) else []
+        if len(words) <= _SHORT and not any(w.lower().strip(".,;:!?") in VERBS for w in words):
             return headers, n
         pos = starts[min(n + 1, len(stripped))]
     return headers, len(stripped)

@@ -53,6 +53,7 @@ def test_cuts(stop: str) -> None:
 def test_a_sign_off_word_in_a_sentence_is_no_cut() -> None:
     assert texts("Thanks, here are my moves for this round:\npass\n") == [
         "Thanks, here are my moves for this round:", "pass"]
+    assert texts("Hi\nThanks, pass\n") == ["Hi", "Thanks, pass"]  # listed as ignored
 
 
 def test_wrapped_attribution() -> None:
