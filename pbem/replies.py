@@ -210,11 +210,12 @@ def _within_one_edit(a: str, b: str) -> bool:
 
 def _meant(word: str) -> set[str]:
     """The command words a mistyped or shortened `word` may stand for: those one edit
-    away from it, and those taken only whole that it is a prefix of."""
+    away from it, and those it is a prefix of that the notation refuses (a command
+    taken only whole, or an ambiguous prefix)."""
     low = word.lower()
     found = {v for v in VERBS.words if _within_one_edit(low, v)}
-    if len(low) >= 3:
-        found |= {v for v in VERBS.whole if v.startswith(low)}
+    if len(low) >= 3 and low not in VERBS:
+        found |= {v for v in VERBS.words if v.startswith(low)}
     return found
 
 
