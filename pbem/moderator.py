@@ -54,6 +54,7 @@ from .inbound import (
     token_from,
 )
 from .outbound import Renderer, headline, make_mail, status_context, turn_line, when
+from .replies import no_commands, shown_lines
 from .store import (
     Game,
     InboundMail,
@@ -204,31 +205,6 @@ def undo_line(state: State, tracker: Tracker, viewer: int) -> str:
     if viewer in waiting:
         text += " Reply 'agree' or 'refuse'."
     return text
-
-
-IGNORED_SHOWN = 12
-"""At most this many ignored lines are shown back to the sender (each cut to 80
-characters)."""
-
-
-def shown_line(text: str) -> str:
-    """A line of the sender's mail as quoted back to them: printable, at most 80
-    characters."""
-    text = "".join(ch if ch.isprintable() else " " for ch in text)
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
-def no_commands(ignored: Sequence[Line]) -> str:
-    """The error for a mail without command lines, naming the lines that were read
-    and ignored."""
-    reason = "your mail holds no commands (quoted text and signatures are ignored)."
-    if ignored:
-        shown = " / ".join(shown_line(ln.text) for ln in ignored[:IGNORED_SHOWN])
-        more = f" and {len(ignored) - IGNORED_SHOWN} more" if len(ignored) > IGNORED_SHOWN \
-            else ""
-        reason += (f" Ignored, as no line starts with a command word: {shown}{more}. "
-                   "Write one command per line, e.g. 'bid 400'.")
-    return reason
 
 
 def resolve_chance(played: Played, seed: str) -> None:
@@ -524,7 +500,7 @@ class Moderator:
         if not env.commands:
             raise CommandFailed(None, NotationError(no_commands(env.ignored)), state)
         played = play_lines(state, seat.seat, env.commands, game.seed, self.tracker(s, game))
-        played.ignored = [shown_line(ln.text) for ln in env.ignored[:IGNORED_SHOWN]]
+        played.ignored = shown_lines(env.ignored)
         seats = seats_of(s, game.id)
         self._commit(s, game, seats, state, events, played, now, source=parsed.message_id,
                      sender=seat, in_reply_to=parsed.message_id, references=parsed.references,

@@ -250,3 +250,33 @@ def is_command_line(text: str) -> bool:
     rest = " ".join(words[1:])
     return any(_reads_past_second_word(f"{verb} {rest}", len(verb) + 1 + len(words[1]))
                for verb in sorted(_meant(first)))
+
+
+# --------------------------------------------------------------------------- echo
+
+IGNORED_SHOWN = 12
+"""At most this many ignored lines are shown back to the sender."""
+
+
+def shown_line(text: str) -> str:
+    """A line of the sender's mail as quoted back to them: printable, at most 80
+    characters."""
+    text = "".join(ch if ch.isprintable() else " " for ch in text)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def shown_lines(lines: Sequence[Line]) -> list[str]:
+    """The ignored lines as the status mail lists them (at most `IGNORED_SHOWN`)."""
+    return [shown_line(ln.text) for ln in lines[:IGNORED_SHOWN]]
+
+
+def no_commands(ignored: Sequence[Line]) -> str:
+    """The refusal for a mail without command lines, naming the lines that were read
+    and ignored."""
+    reason = "your mail holds no commands (quoted text and signatures are ignored)."
+    if ignored:
+        more = len(ignored) - IGNORED_SHOWN
+        reason += (" Ignored, as no line starts with a command word: "
+                   + " / ".join(shown_lines(ignored)) + (f" and {more} more" if more > 0 else "")
+                   + ". Write one command per line, e.g. 'bid 400'.")
+    return reason

@@ -6,7 +6,15 @@ from __future__ import annotations
 import pytest
 
 from pbem.inbound import html_to_text, split_envelope
-from pbem.replies import clean_text, is_command_line, own_lines
+from pbem.replies import (
+    Line,
+    clean_text,
+    is_command_line,
+    no_commands,
+    own_lines,
+    shown_line,
+    shown_lines,
+)
 
 QUOTE = "> Your commands now:\n>   pass\n>   bid 400\n"
 
@@ -120,3 +128,16 @@ def test_html_quote_containers_are_quotes() -> None:
 
 def test_html_rule_ends_the_reading() -> None:
     assert texts(html_to_text("<p>bid 400</p><hr><p>pass</p>")) == ["bid 400"]
+
+
+def test_ignored_lines_shown_back_are_printable_and_capped() -> None:
+    lines = [Line(i + 1, f"line {i}\u202e\x1b[31m") for i in range(15)] + [Line(16, "x" * 200)]
+    shown = shown_lines(lines)
+    assert len(shown) == 12 and shown[0] == "line 0  [31m"
+    assert all(ch.isprintable() for text in shown for ch in text)
+    assert shown_line("x" * 200) == "x" * 77 + "..."
+    reason = no_commands(lines)
+    assert reason.startswith("your mail holds no commands")
+    assert "line 11" in reason and "line 12" not in reason and "and 4 more" in reason
+    assert no_commands([]) == ("your mail holds no commands (quoted text and signatures "
+                               "are ignored).")
