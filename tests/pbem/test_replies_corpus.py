@@ -3,14 +3,17 @@
 
 from __future__ import annotations
 
+import email
+import email.policy
 import tomllib
+from email.message import Message
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlmodel import select
 
-from pbem.inbound import command_lines, parse_mail, split_envelope
+from pbem.inbound import command_lines, html_to_text, parse_mail, split_envelope
 from pbem.store import MoveRow
 
 from .helpers import run, state_of
@@ -70,3 +73,28 @@ def test_moderator_plays_what_was_read(name: str, mod, game, mailbox, smtp) -> N
         assert moves == [] and after.version == before.version
         assert expected["reason"] in reply
         assert "Nothing from this mail was applied." in reply
+
+
+def _parts(name: str) -> dict[str, Message]:
+    msg = email.message_from_bytes((CORPUS / f"{name}.eml").read_bytes(),
+                                   policy=email.policy.compat32)
+    return {p.get_content_type(): p for p in msg.walk() if not p.is_multipart()}
+
+
+ALTERNATIVES = [n for n in sorted(EXPECTED) if {"text/plain", "text/html"} <= set(_parts(n))]
+
+
+def test_corpus_has_alternatives() -> None:
+    assert len(ALTERNATIVES) >= 10
+
+
+@pytest.mark.parametrize("name", ALTERNATIVES)
+def test_html_alternative_reads_the_same(name: str) -> None:
+    """The moderator reads the text/plain part; the HTML part of the same mail must read
+    the same, as it is what an HTML-only client would have sent."""
+    expected = EXPECTED[name]
+    html = _parts(name)["text/html"]
+    text = html_to_text(html.get_payload(decode=True).decode(html.get_content_charset()))
+    env = split_envelope(command_lines(text))
+    assert [ln.text for ln in env.commands] == expected["commands"]
+    assert [ln.text for ln in env.ignored] == expected["ignored"]
