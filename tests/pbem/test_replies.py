@@ -4,6 +4,8 @@ ends the reading, and which lines are commands."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pbem.inbound import html_to_text, split_envelope
 from pbem.replies import (
@@ -141,3 +143,21 @@ def test_ignored_lines_shown_back_are_printable_and_capped() -> None:
     assert "line 11" in reason and "line 12" not in reason and "and 4 more" in reason
     assert no_commands([]) == ("your mail holds no commands (quoted text and signatures "
                                "are ignored).")
+
+
+PIECES = st.sampled_from([
+    "\n", "\r\n", " ", "> ", ">", "-- ", "--", "On ", "Mon, 3 Dec ", "wrote:", "From: ",
+    "Sent: ", "Von: ", "<a@x.org>", "pbem", ":", "bid 400", "pass", "Don", "Hi,", "_" * 20,
+    "\ufeff", "\u200b", "Thanks,", "schrieb ", "Am ", "Sent from my iPhone", "#", "ü", "Ω",
+])
+
+
+@given(st.lists(PIECES, max_size=60).map("".join))
+def test_reading_any_text_never_fails_and_keeps_line_numbers(text: str) -> None:
+    lines = clean_text(text).split("\n")
+    for ln in own_lines(text):
+        assert 1 <= ln.number <= len(lines)
+        assert ln.text == lines[ln.number - 1].strip() and ln.text
+        assert not ln.text.startswith((">", "#"))
+    env = split_envelope(own_lines(text))
+    assert len(env.commands) + len(env.ignored) <= len(own_lines(text))
