@@ -176,7 +176,7 @@ def own_lines(text: str) -> list[Line]:
         if last is None and len(s) <= _LONG \
                 and (_ATTRIBUTION.match(s) or _header_block(stripped, i)):
             last = i
-        if last is None and len(s) + len(stripped[min(i + 1, len(stripped) - 1)]) <= _LONG \
+        if last is None and len(s) + len(stripped[min(i + 1, len(stripped) - 1)]) <= 2 * _LONG \
                 and i + 1 < len(stripped) and not quoted[i + 1] \
                 and i + 1 not in headers and not _ATTRIBUTION.match(stripped[i + 1]) \
                 and _ATTRIBUTION.match(s + " " + stripped[i + 1]):
@@ -233,9 +233,10 @@ def is_command_line(text: str) -> bool:
     It is when its first word is a command word as the notation reads it (`bid`,
     `BUI`, `pass`; also with a trailing `.`, `!`, ... so that "Done!" is refused, not
     dropped). It is also when the line has two words or more, its first word is one
-    edit away from a command word (`bdi 400`) or a prefix of one taken only whole
-    (`prof poet`), and with that command word the line reads as a command at least
-    through its second word: then the mail is refused with the notation's error.
+    edit away from a command word (`bdi 400`) or a prefix of one that the notation
+    refuses (`pro`: 'profession' is taken only whole), and with that command word the
+    line reads as a command at least through its second word: then the mail is
+    refused with the notation's error.
     Every other line (greetings, sign-offs, names, "Don", "Und dann", "Thanks!") is
     ignored.
     """
