@@ -266,9 +266,20 @@ def shown_line(text: str) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+def _hint(text: str) -> str:
+    """For a lone word that shortens a command taken only whole ("Don", "Pas"), how
+    to play that command."""
+    low = text.lower().rstrip(".,;:!?")
+    if len(text.split()) != 1 or len(low) < 3 or low in VERBS:
+        return ""
+    meant = [v for v in VERBS.words if v.startswith(low)]
+    return f" (to play '{meant[0]}', write it in full)" if len(meant) == 1 else ""
+
+
 def shown_lines(lines: Sequence[Line]) -> list[str]:
-    """The ignored lines as the status mail lists them (at most `IGNORED_SHOWN`)."""
-    return [shown_line(ln.text) for ln in lines[:IGNORED_SHOWN]]
+    """The ignored lines as the status mail lists them (at most `IGNORED_SHOWN`), a
+    lone shortened command with a hint ("Don (to play 'done', write it in full)")."""
+    return [shown_line(ln.text) + _hint(ln.text) for ln in lines[:IGNORED_SHOWN]]
 
 
 def no_commands(ignored: Sequence[Line]) -> str:

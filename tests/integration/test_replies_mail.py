@@ -89,7 +89,8 @@ def test_corpus_replies_by_real_mail(mailstack: MailStack, database_url: str,
             assert moves == ["keep composer mathematician poet"], name
             assert "Accepted from you:\n  keep composer mathematician poet" in text
             if expected["ignored"]:
-                assert "Ignored (no command word): " + " / ".join(expected["ignored"]) in text
+                (shown,) = [ln for ln in text.splitlines() if ln.startswith("Ignored")]
+                assert all(line in shown for line in expected["ignored"])
         else:
             assert moves == [], name
             assert expected["reason"] in text

@@ -161,3 +161,11 @@ def test_reading_any_text_never_fails_and_keeps_line_numbers(text: str) -> None:
         assert not ln.text.startswith((">", "#"))
     env = split_envelope(own_lines(text))
     assert len(env.commands) + len(env.ignored) <= len(own_lines(text))
+
+
+def test_a_lone_shortened_command_gets_a_hint() -> None:
+    lines = [Line(1, w) for w in ("Don", "Pas.", "Bon", "Anna", "Und dann", "bu", "Agr")]
+    assert shown_lines(lines) == [
+        "Don (to play 'done', write it in full)", "Pas. (to play 'pass', write it in full)",
+        "Bon (to play 'bonus', write it in full)", "Anna", "Und dann", "bu",
+        "Agr (to play 'agree', write it in full)"]
