@@ -49,10 +49,11 @@ class Vocabulary:
 
     `lookup` maps every accepted spelling (lowercase) to its canonical word: each word
     itself, and each prefix of `MIN_PREFIX` or more letters that only one word starts
-    with. An exact word always wins over a longer word it is a prefix of.
+    with. An exact word always wins over a longer word it is a prefix of. The words in
+    `whole` are accepted only written in full: no prefix stands for them.
     """
 
-    __slots__ = ("kind", "words", "expected", "wanted", "lookup", "_ambiguous")
+    __slots__ = ("kind", "words", "expected", "wanted", "lookup", "whole", "_ambiguous")
 
     def __init__(
         self,
@@ -61,9 +62,11 @@ class Vocabulary:
         *,
         expected: tuple[str, ...] | None = None,
         wanted: str | None = None,
+        whole: Iterable[str] = (),
     ) -> None:
         self.kind = kind
         self.words: tuple[str, ...] = tuple(words)
+        self.whole: frozenset[str] = frozenset(whole)
         self.expected: tuple[str, ...] = expected if expected is not None else (kind,)
         if wanted is None:
             wanted = article(kind)
@@ -74,10 +77,14 @@ class Vocabulary:
         for word in self.words:
             for n in range(MIN_PREFIX, len(word) + 1):
                 starting.setdefault(word[:n], []).append(word)
-        self.lookup: dict[str, str] = {p: ws[0] for p, ws in starting.items() if len(ws) == 1}
+        self.lookup: dict[str, str] = {
+            p: ws[0] for p, ws in starting.items() if len(ws) == 1 and ws[0] not in self.whole
+        }
         self.lookup.update((w, w) for w in self.words)
         self._ambiguous: dict[str, tuple[str, ...]] = {
-            p: tuple(sorted(ws)) for p, ws in starting.items() if p not in self.lookup
+            p: tuple(sorted(ws))
+            for p, ws in starting.items()
+            if len(ws) > 1 and p not in self.lookup
         }
 
     def __repr__(self) -> str:
@@ -110,6 +117,15 @@ class Vocabulary:
                 expected=self.expected,
                 candidates=ambiguous,
             )
+        if len(low) >= MIN_PREFIX:
+            for word in self.words:
+                if word in self.whole and word.startswith(low):
+                    return NotationError(
+                        f"{self.kind} {shown}: write {quote(word)} in full",
+                        column=column,
+                        expected=self.expected,
+                        candidates=(word,),
+                    )
         if len(low) < MIN_PREFIX:
             starts = tuple(w for w in self.words if w.startswith(low))
             if starts:
@@ -138,7 +154,11 @@ VERBS = Vocabulary(
         "profession", "bonus", "freedom", "recruit", "sell", "done", "undo", "agree",
         "refuse",
     ),
+    whole=("done", "pass", "undo", "agree", "refuse", "bonus", "profession"),
 )
+"""The commands. Those that end a turn, give something up, answer an undo or pay for
+a draw are taken only written in full, so that a word such as "Don" or "Bon" in a
+greeting is never played."""
 PROFESSIONS = Vocabulary("profession", RULES.professions)
 BUILDINGS = Vocabulary("building", RULES.buildings)
 LANDSCAPE_WORDS = Vocabulary("landscape", LANDSCAPES)

@@ -2,8 +2,9 @@
 command lines it holds. Nothing here touches the database or the engine.
 
 `parse_mail` reads headers and the text body (capped), `auto_reason` spots
-auto-replies and bounces, `command_lines` drops quoted text and signatures, and
-`split_envelope` takes out the `@vN`, `game` and `token` lines.
+auto-replies and bounces, `command_lines` keeps what the sender wrote now (quoted
+text and signatures dropped, `pbem.replies`), and `split_envelope` takes out the
+`@vN`, `game` and `token` lines and sorts the rest into commands and ignored lines.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from html.parser import HTMLParser
 from typing import TypeVar
 
 from .headers import clean_address, clean_msgids, clean_text, unmangle
+from .replies import Line, clean_body, is_command_line, own_lines
 
 T = TypeVar("T")
 MAX_FROM = 20_000  # characters of a From header read at most
@@ -38,12 +40,6 @@ class MailRejected(Exception):
         self.reason = reason
         self.reply = reply
         self.status = status
-
-
-@dataclass(frozen=True)
-class Line:
-    number: int  # 1-based line number in the mail's text
-    text: str
 
 
 @dataclass
@@ -69,6 +65,7 @@ class Envelope:
     version: int | None
     version_line: Line | None
     commands: list[Line]
+    ignored: list[Line] = field(default_factory=list)  # lines with no command word
 
 
 # --------------------------------------------------------------------------- headers
@@ -138,18 +135,28 @@ def sender_address(msg: Message) -> str:
 # --------------------------------------------------------------------------- body
 
 
+_QUOTE_CLASSES = ("gmail_quote", "yahoo_quoted", "protonmail_quote")
+"""Classes of the `<div>` that webmail clients wrap the quoted mail in."""
+
+_RULE = "_" * 32
+"""What `<hr>` becomes: the line Outlook writes above a quoted mail (`pbem.replies`
+stops reading there)."""
+
+
 class _TextFromHtml(HTMLParser):
     """Text of an HTML body: block elements become line breaks, scripts are dropped,
-    blockquotes are marked as quotes."""
+    blockquotes and the quote `<div>`s of webmail clients are marked as quotes, and
+    `<hr>` becomes a line of underscores."""
 
     BLOCKS = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre",
-              "table", "ul", "ol", "hr"}
+              "table", "ul", "ol"}
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self.skip = 0
         self.quote = 0
+        self.divs: list[bool] = []  # open <div>s: whether each is a quote
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("script", "style", "head"):
@@ -157,7 +164,13 @@ class _TextFromHtml(HTMLParser):
         elif tag == "blockquote":
             self.quote += 1
             self.parts.append("\n")
+        elif tag == "hr":
+            self.parts.append(f"\n{_RULE}\n")
         elif tag in self.BLOCKS:
+            if tag == "div":
+                classes = (dict(attrs).get("class") or "").split()
+                self.divs.append(any(c in _QUOTE_CLASSES for c in classes))
+                self.quote += self.divs[-1]
             self.parts.append("\n")
 
     def handle_endtag(self, tag: str) -> None:
@@ -167,6 +180,8 @@ class _TextFromHtml(HTMLParser):
             self.quote = max(0, self.quote - 1)
             self.parts.append("\n")
         elif tag in self.BLOCKS:
+            if tag == "div" and self.divs:
+                self.quote = max(0, self.quote - self.divs.pop())
             self.parts.append("\n")
 
     def handle_data(self, data: str) -> None:
@@ -182,7 +197,7 @@ def html_to_text(html: str) -> str:
     p = _TextFromHtml()
     p.feed(html)
     p.close()
-    text = "".join(p.parts).replace("\xa0", " ")
+    text = clean_body("".join(p.parts)).replace("\xa0", " ")
     return "\n".join(ln.strip() for ln in text.splitlines())
 
 
@@ -321,45 +336,10 @@ def as_email(msg: EmailMessage) -> bytes:
 
 # --------------------------------------------------------------------------- lines
 
-_ATTRIBUTION = re.compile(
-    r"^(on\b.*\bwrote:?|.*\bwrote:|op\b.*\bschreef.*:|am\b.*\bschrieb.*:|le\b.*\ba écrit.*:"
-    r"|-+ ?original message ?-+|-+ ?forwarded message ?-+|_{5,}|from: .*|sent from my .*"
-    r"|verzonden vanaf .*)$",
-    re.IGNORECASE)
-
-
 def command_lines(text: str) -> list[Line]:
-    """The lines of a reply that may hold commands, with their line numbers.
-
-    Stop rules, in order, per line:
-    * a signature delimiter (`-- ` or `--`) ends the commands;
-    * an attribution ("On Mon, 3 Dec 2026, anna wrote:", "Op ... schreef ...:",
-      "-----Original Message-----", a `From:` header block, "Sent from my phone")
-      ends the commands, and so does the start of an attribution that wraps onto a
-      second line ending in "wrote:";
-    * quoted lines (starting with `>`) are skipped;
-    * blank lines and lines starting with `#` are skipped.
-
-    Known limits: an attribution in a language not listed above that does not end in
-    "wrote:" is read as a command line (and then fails to parse, with an error reply
-    naming it; nothing is applied). A command written below the quoted text (bottom
-    posting) is read; one written below the signature is not.
-    """
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    out: list[Line] = []
-    for i, raw in enumerate(lines):
-        s = raw.strip()
-        if raw.rstrip("\n") in ("-- ", "--") or s == "--":
-            break
-        if _ATTRIBUTION.match(s):
-            break
-        if s.lower().startswith("on ") and i + 1 < len(lines) \
-                and lines[i + 1].strip().lower().endswith("wrote:"):
-            break
-        if not s or s.startswith(">") or s.startswith("#"):
-            continue
-        out.append(Line(i + 1, s))
-    return out
+    """The lines of a reply the sender wrote now, with their line numbers: quoted
+    text, attributions, header blocks and signatures dropped (`pbem.replies`)."""
+    return own_lines(text)
 
 
 MAX_VERSION_DIGITS = 9
@@ -369,7 +349,8 @@ _TOKEN = re.compile(r"^token\s*:?\s+([a-z0-9_-]+)$", re.IGNORECASE)
 
 
 def split_envelope(lines: list[Line]) -> Envelope:
-    """Take the `@vN`, `game ID` and `token TOKEN` lines out of the command lines.
+    """Take the `@vN`, `game ID` and `token TOKEN` lines out of the lines, and sort the
+    rest into command lines and ignored lines (`pbem.replies.is_command_line`).
 
     Raises:
         MailRejected: a version line with more than `MAX_VERSION_DIGITS` digits.
@@ -387,8 +368,10 @@ def split_envelope(lines: list[Line]) -> Envelope:
             env.game = m.group(1).lower()
         elif m := _TOKEN.match(ln.text):
             env.token = m.group(1)
-        else:
+        elif is_command_line(ln.text):
             env.commands.append(ln)
+        else:
+            env.ignored.append(ln)
     return env
 
 

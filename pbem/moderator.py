@@ -66,6 +66,7 @@ from .outbound import (
     turn_line,
     when,
 )
+from .replies import no_commands, shown_lines
 from .sender_auth import REQUIREMENTS, judge
 from .store import (
     Game,
@@ -202,6 +203,7 @@ class Played:
     events: list[Event] = field(default_factory=list)
     moves: list[tuple[int, str, int]] = field(default_factory=list)
     echo: list[str] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)  # the mail's lines not read as commands
     tracker: Tracker = START
     notices: list[str] = field(default_factory=list)
 
@@ -627,12 +629,12 @@ class Moderator:
                 "a reply to it (or begin with the line "
                 f"'@v{game.version}')."), changes)
         if not env.commands:
-            raise CommandFailed(None, NotationError(
-                "your mail holds no commands (quoted text and signatures are ignored)."))
+            raise CommandFailed(None, NotationError(no_commands(env.ignored)))
         digest = self._guard(s, game, seat, env, parsed, now)
         if isinstance(digest, Outcome):
             return digest
         played = play_lines(state, seat.seat, env.commands, game.seed, self.tracker(s, game))
+        played.ignored = shown_lines(env.ignored)
         seats = seats_of(s, game.id)
         self._commit(s, game, seats, state, events, played, now, source=parsed.message_id,
                      sender=seat, in_reply_to=parsed.message_id, references=parsed.references,
@@ -726,6 +728,7 @@ class Moderator:
             own = sender is not None and seat.seat == sender.seat
             self._queue_status(s, game, seat, state, all_events, now, digest,
                                tracker=played.tracker, echo=played.echo if own else (),
+                               ignored=played.ignored if own else (),
                                in_reply_to=in_reply_to if own else None,
                                references=references if own else (), notice=notice)
             drawn = [e for e in played.events
@@ -752,14 +755,15 @@ class Moderator:
     def _queue_status(self, s: Session, game: Game, seat: Seat, state: State,
                       events: Sequence[Event], now: datetime, digest: str, *,
                       tracker: Tracker = START, echo: Sequence[str] = (),
-                      in_reply_to: str | None = None, references: Sequence[str] = (),
-                      notice: str = "") -> None:
+                      ignored: Sequence[str] = (), in_reply_to: str | None = None,
+                      references: Sequence[str] = (), notice: str = "") -> None:
         view = view_for(state, seat.seat)
         names = [p.name for p in state.players]
         since = events[seat.mailed_version:]
         changes = [describe_event(e, names, seat.seat)
                    for e in events_visible_to(since, seat.seat)]
         ctx = status_context(view, game_id=game.id, changes=changes, echo=echo,
+                             ignored=ignored,
                              legal=self._legal(state, seat.seat, tracker),
                              deadline=game.deadline, tz=seat.tz, notice=notice,
                              position=head(state.version, digest),

@@ -139,7 +139,8 @@ def _grid_lines(view: View) -> list[str]:
 
 def status_context(view: View, *, game_id: str, changes: Sequence[str], echo: Sequence[str],
                    legal: Sequence[str], deadline: datetime | None, tz: str,
-                   notice: str = "", position: str = "", undo_line: str = "") -> dict[str, Any]:
+                   ignored: Sequence[str] = (), notice: str = "", position: str = "",
+                   undo_line: str = "") -> dict[str, Any]:
     """Everything the status templates show, from one seat's view."""
     assert view.viewer is not None
     me = view.players[view.viewer]
@@ -174,7 +175,8 @@ def status_context(view: View, *, game_id: str, changes: Sequence[str], echo: Se
     return {
         "game_id": game_id, "version": view.version, "headline": headline(view, me.name),
         "position": position or f"v{view.version}",
-        "echo": list(echo), "notice": notice, "turn_line": turn_line(view, me.name),
+        "echo": list(echo), "ignored": list(ignored), "notice": notice,
+        "turn_line": turn_line(view, me.name),
         "deadline_utc": utc, "deadline_local": local, "pending_line": pending_line,
         "undo_line": undo_line,
         "auction_line": auction_line, "changes": list(changes),

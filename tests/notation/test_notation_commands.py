@@ -38,6 +38,7 @@ from notation import (
 )
 from notation.commands import fast_command, read_command, strip_comment
 from notation.reader import Reader
+from notation.words import Vocabulary
 
 PLAYERS = ("anna", "bas", "chris", "dirk")
 
@@ -76,16 +77,16 @@ VALID = [
     ("work poet + per-building", "work poet +per-building"),
     ("WORK POET +PER-BUILDING PP 2", "work poet +per-building pp 2"),
     ("profession", "profession"),
-    ("pro", "profession"),
+    ("PROFESSION", "profession"),
     ("bonus", "bonus"),
-    ("bon", "bonus"),
+    ("Bonus", "bonus"),
     ("freedom travel", "freedom travel"),
     ("fre rel", "freedom religion"),
     ("recruit poet from anna", "recruit poet from anna"),
     ("rec poet fro DIR", "recruit poet from dirk"),
     ("sell 3", "sell 3"),
     ("done", "done"),
-    ("don # that's all", "done"),
+    ("Done # that's all", "done"),
 ]
 
 
@@ -368,10 +369,44 @@ def test_vocabularies_hold_the_rules_ids() -> None:
     assert set(CARDS.words) == set(RULES.professions) | set(RULES.bonus) | set(RULES.prestige)
 
 
+WHOLE = ("done", "pass", "undo", "agree", "refuse", "bonus", "profession")
+
+
 def test_every_three_letter_verb_prefix_is_unique() -> None:
-    # the documentation promises 3 letters are always enough for a command
+    # the documentation promises 3 letters are enough for a command not taken only whole
     for verb in VERBS.words:
-        assert VERBS.lookup[verb[:3]] == verb
+        if verb not in WHOLE:
+            assert VERBS.resolve(verb[:3]) == verb
+
+
+def test_commands_taken_only_whole() -> None:
+    for verb in WHOLE:
+        assert VERBS.resolve(verb.upper()) == verb
+        for n in range(3, len(verb)):
+            assert verb[:n] not in VERBS
+            with pytest.raises(NotationError) as caught:
+                parse_command(verb[:n].capitalize())
+            assert caught.value.message == (
+                f"command '{verb[:n].capitalize()}': write '{verb}' in full")
+            assert caught.value.column == 1
+            assert caught.value.candidates == (verb,)
+
+
+@pytest.mark.parametrize("word", ["Don", "Und", "Bon", "Pro", "Ref", "Pas", "Agr"])
+def test_greeting_words_are_never_commands(word: str) -> None:
+    assert word not in VERBS
+    with pytest.raises(NotationError):
+        parse_command(word)
+
+
+def test_whole_keyword_on_any_vocabulary() -> None:
+    words = Vocabulary("thing", ("dock", "done", "donkey"), whole=("done",))
+    assert words.resolve("doc") == "dock"
+    assert words.resolve("donk") == "donkey"
+    with pytest.raises(AmbiguousError):  # shared by a whole and a plain word: still ambiguous
+        words.resolve("don")
+    with pytest.raises(NotationError, match="write 'done' in full"):
+        Vocabulary("thing", ("done", "dock"), whole=("done",)).resolve("don")
 
 
 def test_format_rejects_non_commands() -> None:
