@@ -131,8 +131,7 @@ def _work(r: Reader, players: Vocabulary | None) -> PlayerCommand:
             r.said.append("pp")
             r.i += 1
             pp = r.number()
-        elif tok.lower() in BONUS_CARDS:
-            card = BONUS_CARDS.lookup[tok.lower()]
+        elif (card := BONUS_CARDS.get(tok.lower())) is not None:
             raise r.fail(
                 f"expected {quote('+' + card)}{r.context()}, found {quote(tok)};"
                 " bonus cards are written with '+' in front",
@@ -153,7 +152,7 @@ def _bonus_card(r: Reader, tok: str) -> str:
         r.said.pop()
         r.said[-1] = "+" + card
         return card
-    found = BONUS_CARDS.lookup.get(tok[1:].lower())
+    found = BONUS_CARDS.get(tok[1:].lower())
     if found is None:
         raise BONUS_CARDS.error(tok[1:], r.column(r.i) + 1)
     r.said.append("+" + found)

@@ -113,7 +113,9 @@ class Reader:
         tok = self.toks[i]
         word = vocab.lookup.get(tok.lower())
         if word is None:
-            raise vocab.error(tok, self.column(i))
+            word = vocab.get(tok.lower())
+            if word is None:
+                raise vocab.error(tok, self.column(i))
         self.said.append(word)
         self.i = i + 1
         return word
