@@ -40,7 +40,8 @@ from engine.commands import (
     Work,
 )
 
-from .reader import END_OF_LINE, MAX_DIGITS, Reader
+from .limits import MAX_DIGITS
+from .reader import END_OF_LINE, Reader
 from .words import (
     BONUS_CARDS,
     BUILDINGS,
