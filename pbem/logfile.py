@@ -99,5 +99,5 @@ def _read_capped(stream: BinaryIO) -> bytes:
 
 def _too_large(size: int, more: bool = False) -> str:
     said = f"more than {MAX_LOG_BYTES:,}" if more else f"{size:,}"
-    return (f"the file is {said} bytes; pbem reads logs of at most {MAX_LOG_BYTES:,} bytes "
+    return (f"the log is {said} bytes; pbem reads logs of at most {MAX_LOG_BYTES:,} bytes "
             f"({MAX_LOG_BYTES // (1024 * 1024)} MiB)")
