@@ -274,11 +274,13 @@ def iter_log(text: str) -> Iterator[LogEntry]:
     in_body = False
     if text.startswith("\ufeff"):
         text = text[1:]
-    for number, line in enumerate(text.split("\n"), 1):
+    lines = text.split("\n")
+    over = len(lines) > MAX_LINES + 1 or (len(lines) == MAX_LINES + 1 and lines[-1] != "")
+    for number, line in enumerate(lines[:MAX_LINES] if over else lines, 1):
         if line.endswith("\r"):
             line = line[:-1]
         try:
-            if len(line) > MAX_LINE or number > MAX_LINES:
+            if len(line) > MAX_LINE:
                 raise _too_long(line, number)
             hash_at = line.find("#")
             content = line if hash_at < 0 else line[:hash_at]
@@ -355,9 +357,14 @@ def iter_log(text: str) -> Iterator[LogEntry]:
         except NotationError as error:
             error.line = number
             raise
+    if over:
+        too_many = _too_long("", MAX_LINES + 1)
+        too_many.line = MAX_LINES + 1
+        raise too_many
 
 
 def _too_long(line: str, number: int) -> NotationError:
+    """The error for line `number` of a log, which is too long or one too many."""
     if number > MAX_LINES:
         return NotationError(
             f"the log has more than {MAX_LINES:,} lines (blank lines and comments"
