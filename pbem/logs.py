@@ -44,7 +44,7 @@ from notation import (
     iter_log,
     split_players,
 )
-from notation.words import quote
+from notation.words import quote, visible
 
 GAME = "princes-of-florence"
 VARIANTS = ("standard",)
@@ -77,6 +77,12 @@ class LogError:
     legal_more: int = 0
     expected: tuple[str, ...] = ()
     candidates: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        # Names and tag values come from the log: what does not show is escaped.
+        object.__setattr__(self, "message", visible(self.message))
+        object.__setattr__(self, "candidates", tuple(map(visible, self.candidates)))
+        object.__setattr__(self, "legal", tuple(map(visible, self.legal)))
 
     def to_json(self) -> dict[str, Any]:
         return {

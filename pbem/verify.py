@@ -51,7 +51,7 @@ from notation import (
     split_players,
 )
 from notation.limits import MAX_DIGITS
-from notation.words import quote
+from notation.words import quote, visible
 
 from .logs import Standing, parse_result_tag
 
@@ -72,6 +72,10 @@ class Problem:
     line: int
     check: str
     message: str
+
+    def __post_init__(self) -> None:
+        # Names and tag values come from the log: what does not show is escaped.
+        object.__setattr__(self, "message", visible(self.message))
 
     def to_json(self) -> dict[str, Any]:
         return {"line": self.line, "check": self.check, "message": self.message}

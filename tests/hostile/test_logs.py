@@ -8,6 +8,7 @@ status 1 and the exact error line (docs/logs.md, "Bounds").
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import shutil
@@ -245,3 +246,15 @@ def test_invisible_characters_are_shown_escaped(tmp_path: Path, tool: str) -> No
     path = exported(tmp_path, "zwj.log", lambda ls: ls.insert(14, "anna: ke\u200dep jurist"))
     refused(tool, path, 15, 7, "syntax",
             "unknown command 'ke\\u200dep'; did you mean 'keep'?")
+
+
+def test_invisible_characters_in_names_are_escaped(tmp_path: Path) -> None:
+    path = tmp_path / "name.log"
+    path.write_text('[Players "ann\u200da, bas, chris"]\nbas: keep jurist\n', encoding="utf-8")
+    message = ("a chance line is due before any move: expected '* deal ann\\u200da: ...' "
+               "naming the 4 cards, as this log has no Seed tag")
+    refused("replay", str(path), 2, 6, "illegal", message)
+    done = run("replay", "--json", str(path))
+    error = json.loads(done.stdout)["error"]
+    assert error["message"] == message
+    assert "\u200d" not in json.dumps(error, ensure_ascii=False)
