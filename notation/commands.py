@@ -40,7 +40,8 @@ from engine.commands import (
     Work,
 )
 
-from .reader import END_OF_LINE, MAX_DIGITS, Reader
+from .limits import MAX_DIGITS
+from .reader import END_OF_LINE, Reader
 from .words import (
     BONUS_CARDS,
     BUILDINGS,
@@ -131,8 +132,7 @@ def _work(r: Reader, players: Vocabulary | None) -> PlayerCommand:
             r.said.append("pp")
             r.i += 1
             pp = r.number()
-        elif tok.lower() in BONUS_CARDS:
-            card = BONUS_CARDS.lookup[tok.lower()]
+        elif (card := BONUS_CARDS.get(tok.lower())) is not None:
             raise r.fail(
                 f"expected {quote('+' + card)}{r.context()}, found {quote(tok)};"
                 " bonus cards are written with '+' in front",
@@ -153,7 +153,7 @@ def _bonus_card(r: Reader, tok: str) -> str:
         r.said.pop()
         r.said[-1] = "+" + card
         return card
-    found = BONUS_CARDS.lookup.get(tok[1:].lower())
+    found = BONUS_CARDS.get(tok[1:].lower())
     if found is None:
         raise BONUS_CARDS.error(tok[1:], r.column(r.i) + 1)
     r.said.append("+" + found)

@@ -29,6 +29,7 @@ from .commands import (
     read_chance,
     read_command,
 )
+from .limits import MAX_LINE, MAX_LINES, MAX_NAME, MAX_NAMES, MAX_TAG_VALUE
 from .reader import END_OF_LINE, Reader
 from .words import (
     ROUND_WORDS,
@@ -175,6 +176,13 @@ def _read_tag(line: str, at: int) -> tuple[str, str, int]:
     k += 1
     chars: list[str] = []
     while True:
+        if len(chars) >= MAX_TAG_VALUE and k < n and line[k] != '"':
+            raise NotationError(
+                f"the value of tag [{name}] is longer than {MAX_TAG_VALUE:,} characters,"
+                " the most a tag may hold",
+                column=k + 1,
+                expected=("'\"'",),
+            )
         if k >= n:
             raise _line_error(line, k, f"a closing '\"' for the value of tag [{name}]",
                               ("'\"'",))
@@ -220,6 +228,20 @@ def _players_vocabulary(line: str, value: str, name_at: int) -> Vocabulary:
         column = min(value_at + offset + len(part) - len(part.lstrip()), len(line)) + 1
         offset += len(part) + 1
         name = part.strip()
+        if len(names) == MAX_NAMES:
+            raise NotationError(
+                f"the Players tag lists more than {MAX_NAMES} names; a game seats 3 to 5"
+                " players",
+                column=column,
+                expected=(END_OF_LINE,),
+            )
+        if len(name) > MAX_NAME:
+            raise NotationError(
+                f"player name {quote(name)} is {len(name):,} characters long; a name may"
+                f" have at most {MAX_NAME}",
+                column=column,
+                expected=("player",),
+            )
         if not name:
             raise NotationError(
                 "expected a player name in the Players tag, found an empty name;"
@@ -252,17 +274,22 @@ def iter_log(text: str) -> Iterator[LogEntry]:
     Raises:
         NotationError: at the first bad line, with `line` (1-based) and `column` set:
             bad syntax, a move before the Players tag, an unknown actor, a duplicated
-            tag, or a tag after the first move.
+            tag, a tag after the first move, or a bound of notation.limits passed (a
+            line, a tag value, a name or the number of lines or names).
     """
     players: Vocabulary | None = None
     seen: dict[str, int] = {}  # tag name (lowercase) -> line
     in_body = False
     if text.startswith("\ufeff"):
         text = text[1:]
-    for number, line in enumerate(text.split("\n"), 1):
+    lines = text.split("\n")
+    over = len(lines) > MAX_LINES + 1 or (len(lines) == MAX_LINES + 1 and lines[-1] != "")
+    for number, line in enumerate(lines[:MAX_LINES] if over else lines, 1):
         if line.endswith("\r"):
             line = line[:-1]
         try:
+            if len(line) > MAX_LINE:
+                raise _too_long(line, number)
             hash_at = line.find("#")
             content = line if hash_at < 0 else line[:hash_at]
             body = content.lstrip()
@@ -338,6 +365,26 @@ def iter_log(text: str) -> Iterator[LogEntry]:
         except NotationError as error:
             error.line = number
             raise
+    if over:
+        too_many = _too_long("", MAX_LINES + 1)
+        too_many.line = MAX_LINES + 1
+        raise too_many
+
+
+def _too_long(line: str, number: int) -> NotationError:
+    """The error for line `number` of a log, which is too long or one too many."""
+    if number > MAX_LINES:
+        return NotationError(
+            f"the log has more than {MAX_LINES:,} lines (blank lines and comments"
+            f" included); pbem reads logs of at most {MAX_LINES:,} lines",
+            expected=(END_OF_LINE,),
+        )
+    return NotationError(
+        f"the line is {len(line):,} characters long; pbem reads lines of at most"
+        f" {MAX_LINE:,} characters",
+        column=MAX_LINE + 1,
+        expected=(END_OF_LINE,),
+    )
 
 
 def _read_move(number: int, content: str, colon: int, players: Vocabulary) -> Move:

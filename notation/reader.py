@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from engine.errors import NotationError
 
+from .limits import MAX_DIGITS
 from .words import CELL_ORDER, FIRST_CELL, LAST_CELL, Vocabulary, quote
 
 END_OF_LINE = "end of line"
-
-MAX_DIGITS = 9
-"""Longest number accepted (a bid of a billion florins is a typo, not a bid)."""
 
 
 class Reader:
@@ -113,7 +111,9 @@ class Reader:
         tok = self.toks[i]
         word = vocab.lookup.get(tok.lower())
         if word is None:
-            raise vocab.error(tok, self.column(i))
+            word = vocab.get(tok.lower())
+            if word is None:
+                raise vocab.error(tok, self.column(i))
         self.said.append(word)
         self.i = i + 1
         return word

@@ -18,6 +18,7 @@ import typer
 from engine.selfplay import play_random
 from engine.views import view_for
 
+from .logfile import LogFileError, read_log_file
 from .logs import LogError, ReplayResult, format_game_log, replay_log, result_tag
 from .render_text import full_view, render_view, view_to_json
 
@@ -26,13 +27,13 @@ PROGRESS_MIN_FILES = 2
 
 
 def read_log(path: Path) -> tuple[str | None, LogError | None]:
-    """The text of a log file, or an "io" error. Bytes that are not UTF-8 are replaced
-    (the reader then reports the line they are on)."""
+    """The text of a log file (`-`: standard input), or an "io" error: unreadable, not
+    a regular file, or over a bound of pbem.logfile. Bytes that are not UTF-8 are
+    replaced (the reader then reports the line they are on)."""
     try:
-        data = path.read_bytes()
-    except OSError as e:
-        return None, LogError(0, 0, "io", f"cannot read the file: {e.strerror or e}")
-    return data.decode("utf-8", errors="replace"), None
+        return read_log_file(path), None
+    except LogFileError as e:
+        return None, LogError(e.line, 1 if e.line else 0, "io", e.message)
 
 
 def io_result(file: str, error: LogError) -> ReplayResult:
@@ -122,7 +123,8 @@ def _replay_with_bar(files: list[Path]) -> bool:
 
 
 def replay_command(
-    files: Annotated[list[Path], typer.Argument(help="Game log files to check.")],
+    files: Annotated[list[Path], typer.Argument(
+        help="Game log files to check (- for standard input).")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line per file.")]
     = False,
 ) -> None:
@@ -145,7 +147,7 @@ def replay_command(
 
 
 def show_command(
-    file: Annotated[Path, typer.Argument(help="A game log file.")],
+    file: Annotated[Path, typer.Argument(help="A game log file (- for standard input).")],
     at: Annotated[int | None, typer.Option("--at", min=0, help="Show the position after this "
                                            "line (default: the end).")] = None,
     as_player: Annotated[str | None, typer.Option("--as", help="See the game as this player "

@@ -13,21 +13,23 @@ from typing import Annotated
 
 import typer
 
+from .logfile import LogFileError, read_log_file
 from .verify import Problem, VerifyResult, verify_log
 
 
 def verify_file(path: Path, heads: list[str]) -> VerifyResult:
     try:
-        data = path.read_bytes()
-    except OSError as e:
+        text = read_log_file(path)
+    except LogFileError as e:
         r = VerifyResult(str(path))
-        r.problem = Problem(0, "io", f"cannot read the file: {e.strerror or e}")
+        r.problem = Problem(e.line, "io", e.message)
         return r
-    return verify_log(data.decode("utf-8", errors="replace"), file=str(path), heads=heads)
+    return verify_log(text, file=str(path), heads=heads)
 
 
 def verify_command(
-    files: Annotated[list[Path], typer.Argument(help="Logs written by `pbem export`.")],
+    files: Annotated[list[Path], typer.Argument(
+        help="Logs written by `pbem export` (- for standard input).")],
     head: Annotated[list[str] | None, typer.Option(
         "--head", help="A position quoted in one of your status mails, e.g. "
         "'v37 sha256:ab12cd34ef56ab12'; it must be in the log's chain (repeatable).")] = None,

@@ -45,6 +45,7 @@ from notation import (
     iter_log,
     split_players,
 )
+from notation.words import quote, visible
 
 GAME = "princes-of-florence"
 VARIANTS = ("standard",)
@@ -77,6 +78,12 @@ class LogError:
     legal_more: int = 0
     expected: tuple[str, ...] = ()
     candidates: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        # Names and tag values come from the log: what does not show is escaped.
+        object.__setattr__(self, "message", visible(self.message))
+        object.__setattr__(self, "candidates", tuple(map(visible, self.candidates)))
+        object.__setattr__(self, "legal", tuple(map(visible, self.legal)))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -186,10 +193,10 @@ def parse_result_tag(value: str) -> dict[str, int]:
                 or len(words[1]) > 6:
             shown = part.strip() or "an empty entry"
             raise ValueError(f"expected entries like 'anna 66' separated by commas, found "
-                             f"{shown!r}")
+                             f"{quote(shown)}")
         name = words[0].lower()
         if name in out:
-            raise ValueError(f"player {name!r} is named twice")
+            raise ValueError(f"player {quote(name)} is named twice")
         out[name] = int(words[1])
     return out
 
@@ -278,11 +285,11 @@ class _Replay:
         value = tag.value.strip()
         if key == "game":
             if value.lower() != GAME:
-                raise self._stop(tag, "illegal", f"this is a log of {value!r}; pbem reads "
+                raise self._stop(tag, "illegal", f"this is a log of {quote(value)}; pbem reads "
                                  f"logs of {GAME!r} only", "game")
         elif key == "variant":
             if value.lower() not in VARIANTS:
-                raise self._stop(tag, "illegal", f"unknown variant {value!r}; known: "
+                raise self._stop(tag, "illegal", f"unknown variant {quote(value)}; known: "
                                  f"{', '.join(VARIANTS)}", "variant")
             self.variant = value.lower()
         elif key == "players":
@@ -309,7 +316,7 @@ class _Replay:
             bad = sorted(set(self.result) ^ set(self.players))
             where = "is not a player" if bad[0] in self.result else "is missing"
             raise _Stop(LogError(line, self._column(line, Tag(line, "Result", "")), "illegal",
-                                 f"the Result tag does not match the players: {bad[0]!r} "
+                                 f"the Result tag does not match the players: {quote(bad[0])} "
                                  f"{where}", "result"))
         try:
             started = start_game(self.players, variant=self.variant,

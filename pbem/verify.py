@@ -50,11 +50,13 @@ from notation import (
     iter_log,
     split_players,
 )
+from notation.limits import MAX_DIGITS
+from notation.words import quote, visible
 
 from .logs import Standing, parse_result_tag
 
-ANNOTATION = re.compile(r"#\s*v(\d+)\s+sha256:([0-9a-fA-F]+)\s*$")
-HEAD = re.compile(r"v(\d+)\s+sha256:([0-9a-f]{64})")
+ANNOTATION = re.compile(r"#\s*v([0-9]+)\s+sha256:([0-9a-fA-F]+)\s*$")
+HEAD = re.compile(r"v([0-9]{1,9})\s+sha256:([0-9a-f]{64})")
 COMMIT = re.compile(r"sha256:([0-9a-f]{64})")
 REQUIRED = ("Rules", "Engine", "SeedCommit", "Salt", "Head")
 CHECKS = ("io", "syntax", "unrevealed", "tags", "commitment", "chance", "move", "round",
@@ -70,6 +72,10 @@ class Problem:
     line: int
     check: str
     message: str
+
+    def __post_init__(self) -> None:
+        # Names and tag values come from the log: what does not show is escaped.
+        object.__setattr__(self, "message", visible(self.message))
 
     def to_json(self) -> dict[str, Any]:
         return {"line": self.line, "check": self.check, "message": self.message}
@@ -167,7 +173,13 @@ class _Verify:
     def annotation(self, number: int) -> tuple[int, str] | None:
         line = self.raw[number - 1] if 0 < number <= len(self.raw) else ""
         m = ANNOTATION.search(line)
-        return (int(m.group(1)), m.group(2).lower()) if m else None
+        if m is None:
+            return None
+        digits = m.group(1)
+        if len(digits) > MAX_DIGITS:
+            raise _Fail(number, "chain", f"the annotation's version has {len(digits):,} "
+                        f"digits; a version has at most {MAX_DIGITS}")
+        return int(digits), m.group(2).lower()
 
     def tag_line(self, name: str) -> int:
         return self.tag_lines.get(name.lower(), self.last_tag_line)
@@ -225,14 +237,15 @@ class _Verify:
                         "the SeedCommit tag is not 'sha256:' and 64 hex digits")
         if HEAD.fullmatch((self.tag("Head") or "").strip()) is None:
             raise _Fail(self.tag_line("Head"), "tags",
-                        "the Head tag is not 'vN sha256:' and 64 hex digits")
+                        "the Head tag is not 'vN sha256:' and 64 hex digits (N of at most "
+                        f"{MAX_DIGITS} digits)")
         money = (self.tag("Money") or "hidden").strip().lower()
         if money not in ("open", "hidden"):
             raise _Fail(self.tag_line("Money"), "tags", "the Money tag is 'open' or 'hidden'")
         variant = (self.tag("Variant") or "standard").strip().lower()
         game = (self.tag("Game") or "princes-of-florence").strip().lower()
         if game != "princes-of-florence":
-            raise _Fail(self.tag_line("Game"), "tags", f"this is a log of {game!r}")
+            raise _Fail(self.tag_line("Game"), "tags", f"this is a log of {quote(game)}")
         players = split_players(self.tag("Players") or "")
         try:
             base = start_game(players, variant=variant)
@@ -426,10 +439,10 @@ class _Verify:
 
     def check_quoted(self, quoted: str) -> None:
         """A head quoted in a status mail (`v37 sha256:ab12…`) must be in the chain."""
-        m = re.fullmatch(r"\s*v(\d+)\s+sha256:([0-9a-fA-F]{8,64})[.…]*\s*", quoted)
+        m = re.fullmatch(r"\s*v([0-9]{1,9})\s+sha256:([0-9a-fA-F]{8,64})[.…]*\s*", quoted)
         if m is None:
-            raise _Fail(0, "head", f"--head {quoted!r} is not like 'v37 sha256:ab12cd34…' "
-                        "(at least 8 hex digits)")
+            raise _Fail(0, "head", f"--head {quote(quoted)} is not like 'v37 sha256:ab12cd34…' "
+                        f"(a version of at most {MAX_DIGITS} digits, at least 8 hex digits)")
         version, prefix = int(m.group(1)), m.group(2).lower()
         if not 1 <= version <= len(self.hashes):
             raise _Fail(0, "head", f"the head v{version} quoted is not in this log, which "

@@ -387,7 +387,7 @@ def test_commands_taken_only_whole() -> None:
             with pytest.raises(NotationError) as caught:
                 parse_command(verb[:n].capitalize())
             assert caught.value.message == (
-                f"command '{verb[:n].capitalize()}': write '{verb}' in full")
+                f"command '{verb[:n].capitalize()}' is too short: write '{verb}' in full")
             assert caught.value.column == 1
             assert caught.value.candidates == (verb,)
 
