@@ -25,6 +25,7 @@ from .moderator import Moderator, PlayerSpec
 from .render_text import render_view, view_to_json
 from .runner import open_moderator, poll_once, serve, transports
 from .store import OutMail, as_utc, get_game, seats_of, utcnow
+from .workers import WorkerBusy, single_worker, worker_name
 
 log = logging.getLogger("pbem")
 
@@ -109,7 +110,12 @@ def poll_command(
     mod = _moderator(db)
     inbox, sender = transports(mod.cfg)
     try:
-        report = poll_once(mod, inbox, sender, send=not no_send)
+        with single_worker(mod.store, mod.cfg.db_path):
+            report = poll_once(mod, inbox, sender, send=not no_send)
+    except WorkerBusy as e:
+        # cron while `serve` runs: that worker does this pass's work
+        typer.echo(f"skipped: {e}")
+        return
     except PbemError as e:
         _fail(str(e))
     typer.echo(report.summary())
@@ -121,8 +127,13 @@ def serve_command(verbose: Annotated[bool, typer.Option("-v")] = True,
     _logging(verbose)
     mod = _moderator(db)
     inbox, sender = transports(mod.cfg)
-    typer.echo(f"serving {mod.cfg.moderator_address} ({mod.cfg.transport}); Ctrl-C stops")
-    serve(mod, inbox, sender)
+    try:
+        with single_worker(mod.store, mod.cfg.db_path):
+            typer.echo(f"serving {mod.cfg.moderator_address} ({mod.cfg.transport}) as "
+                       f"{worker_name()}; Ctrl-C stops")
+            serve(mod, inbox, sender)
+    except WorkerBusy as e:
+        _fail(str(e))
 
 
 def status_command(

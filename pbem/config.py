@@ -53,6 +53,7 @@ class Config:
     max_body_bytes: int = 64 * 1024
     max_mail_bytes: int = 1024 * 1024  # what is read of a mail at most
     send_attempts: int = 12  # then an outbox mail is marked failed (after ~2 days)
+    send_lease_seconds: float = 300.0  # a worker's claim on an outbox batch it is sending
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def sqlalchemy_url(self) -> str:

@@ -8,6 +8,7 @@ backs off on failure, so a dead SMTP server delays mail but never loses it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -28,7 +29,8 @@ from engine.views import View
 
 from .config import Config
 from .errors import TransportError
-from .store import OutMail, Store, as_utc, due_mails
+from .store import OutMail, Store, as_utc, claim_due, release_claim
+from .workers import void_dead_claims, worker_name
 
 log = logging.getLogger(__name__)
 
@@ -252,15 +254,21 @@ def backoff(attempts: int) -> timedelta:
     return min(timedelta(seconds=30 * 2 ** max(0, attempts - 1)), MAX_BACKOFF)
 
 
-def _marker(store: Store, rows: Sequence[OutMail], report: SendReport,
-            now: datetime) -> Callable[[int, Exception | None], None]:
+def _marker(store: Store, rows: Sequence[OutMail], report: SendReport, now: datetime,
+            claim: str = "") -> Callable[[int, Exception | None], None]:
     def done(i: int, error: Exception | None) -> None:
         row = rows[i]
         with store.transaction() as s:
             fresh = s.get(OutMail, row.id)
             if fresh is None or fresh.status != "pending":
                 return
+            if claim and fresh.claimed_by != claim:
+                # Our lease ran out and another worker took the row: it decides.
+                log.warning("outbox %s: the send lease passed to %s before it was marked",
+                            row.id, fresh.claimed_by or "nobody")
+                return
             fresh.attempts += 1
+            fresh.claimed_until = None
             if error is None:
                 fresh.status, fresh.sent_at = "sent", now
                 report.sent += 1
@@ -271,6 +279,7 @@ def _marker(store: Store, rows: Sequence[OutMail], report: SendReport,
             else:
                 fresh.next_attempt = now + backoff(fresh.attempts)
                 fresh.last_error = str(error)[:500]
+                fresh.claimed_by = ""
                 report.retry += 1
                 log.warning("outbox %s to %s: %s; retry at %s", row.id, row.to_addr, error,
                             fresh.next_attempt)
@@ -280,19 +289,36 @@ def _marker(store: Store, rows: Sequence[OutMail], report: SendReport,
 
 
 def send_due(store: Store, sender: Sender, cfg: Config, now: datetime,
-             limit: int = 200) -> SendReport:
-    """Send every outbox mail that is due; mark each sent right after the server took
-    it. A failure leaves the mail pending with a later `next_attempt`.
+             limit: int = 20, worker: str = "") -> SendReport:
+    """Send every outbox mail that is due, a claimed batch at a time; mark each sent
+    right after the server took it. A failure leaves the mail pending with a later
+    `next_attempt`.
+
+    Each batch is claimed first (`store.claim_due`: a lease of `cfg.send_lease_seconds`
+    committed before sending), so several workers never send the same row; a row
+    is marked only while its lease is still this batch's. An exception out of the
+    sender frees the batch's unmarked rows at once; a killed worker's rows wait for
+    their lease to expire and are then sent by another worker or the next pass.
 
     A crash between the server taking a mail and its row being marked sends that one
-    mail again on restart, with the same Message-ID (at-least-once; the window is one
-    mail wide).
+    mail again, with the same Message-ID (at-least-once; the window is one mail wide).
     """
     report = SendReport()
+    lease = timedelta(seconds=cfg.send_lease_seconds)
+    void_dead_claims(store, now)
     while True:
-        with store.read() as s:
-            rows = due_mails(s, now, limit)
+        claim = f"{worker or worker_name()}/{uuid.uuid4().hex[:12]}"
+        rows = claim_due(store, now, limit, claim, lease)
         if not rows:
+            return report
+        try:
+            messages = [to_message(cfg, r) for r in rows]
+            sender.send_batch(messages, _marker(store, rows, report, now, claim))
+        except BaseException:
+            with contextlib.suppress(Exception):
+                release_claim(store, claim)
+            raise
+        if report.retry or len(rows) < limit:
             return report
         messages = [to_message(cfg, r) for r in rows]
         sender.send_batch(messages, _marker(store, rows, report, now))

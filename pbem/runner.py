@@ -71,6 +71,8 @@ def process_inbox(mod: Moderator, inbox: Inbox, clock: Clock, report: PassReport
             report.errors.append(f"{f.uid}: {type(e).__name__}")
             inbox.failed(f.uid)
             continue
+        if outcome.status == "busy":
+            continue  # another worker has it; it moves the mail once committed
         report.outcomes.append(outcome)
         inbox.done(f.uid)
     return len(fetched)
