@@ -320,7 +320,3 @@ def send_due(store: Store, sender: Sender, cfg: Config, now: datetime,
             raise
         if report.retry or len(rows) < limit:
             return report
-        messages = [to_message(cfg, r) for r in rows]
-        sender.send_batch(messages, _marker(store, rows, report, now))
-        if report.retry or len(rows) < limit:
-            return report
