@@ -284,7 +284,16 @@ class ImapInbox:
         try:
             self.mb.move(num, folder)
         except Exception as e:
+            if not self._present(num):
+                return  # moved by another worker first (Dovecot: NO [EXPUNGEISSUED])
             raise TransportError(f"IMAP move {uid}: {e}") from e
+
+    def _present(self, num: str) -> bool:
+        """Whether the message with UID `num` is still in the folder (True if unsure)."""
+        try:
+            return num in self.mb.uids(f"UID {num}")
+        except Exception:
+            return True
 
     def done(self, uid: str) -> None:
         self._move(uid, self.cfg.processed_folder)
