@@ -232,7 +232,11 @@ class ImapInbox:
             mb.login(cfg.imap_user, cfg.imap_password, initial_folder=cfg.imap_folder)
             for folder in (cfg.processed_folder, f"{cfg.processed_folder}-failed"):
                 if not mb.folder.exists(folder):
-                    mb.folder.create(folder)
+                    try:
+                        mb.folder.create(folder)
+                    except Exception:
+                        if not mb.folder.exists(folder):  # else: another worker made it
+                            raise
             status = mb.folder.status(cfg.imap_folder, ["UIDVALIDITY"])
             self.uidvalidity = str(status.get("UIDVALIDITY", "0"))
         except Exception as e:  # imap-tools raises many kinds; none may reach a player
