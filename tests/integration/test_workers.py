@@ -80,9 +80,12 @@ class Workers:
                 p.wait()
         self.procs.clear()
 
-    def crashed(self) -> list[str]:
-        return [p.read_text(errors="replace") for p in sorted(self.logs.glob("worker-*.log"))
-                if "Traceback" in p.read_text(errors="replace")]
+    def troubles(self) -> list[str]:
+        """Log lines of crashes and of passes given up (e.g. a race the IMAP server
+        refused): none may happen while no worker is killed."""
+        return [line for p in sorted(self.logs.glob("worker-*.log"))
+                for line in p.read_text(errors="replace").splitlines()
+                if "Traceback" in line or "; retrying in" in line]
 
 
 def seating(stack: MailStack) -> list[list[PlayerSpec]]:
@@ -197,7 +200,7 @@ def test_four_workers_play_several_games_exactly_once(setup) -> None:  # noqa: A
     tables.read_mail()
     counts = audit(tables, store)
     print(f"\n{WORKERS} workers, {len(tables.tables)} games: {counts} in {took:.1f} s")
-    assert not workers.crashed()
+    assert not workers.troubles()
     assert counts["lost_moves"] == counts["doubled_moves"] == counts["rejected"] == 0
     assert counts["lost_mails"] == counts["duplicate_mails"] == 0
     assert tables.stray == 0
