@@ -44,16 +44,18 @@ class WorkerBusy(PbemError):
 
 @cache
 def _boot() -> str:
-    """This machine's boot (the kernel's boot id), so a pid is compared only with
-    processes that could be the same one."""
+    """This kernel's boot and pid namespace, so a pid is compared only with processes
+    that could be the same one (not with another machine's, or another container's)."""
     try:
-        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()[:8]
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()[:8]
+        pidns = "".join(c for c in os.readlink("/proc/self/ns/pid") if c.isdigit())
     except OSError:
         return "-"
+    return f"{boot}.{pidns}"
 
 
 def worker_name() -> str:
-    """This process, as outbox claims name it: `host:pid:boot`."""
+    """This process, as outbox claims name it: `host:pid:boot.pidns`."""
     return f"{socket.gethostname()}:{os.getpid()}:{_boot()}"
 
 
