@@ -64,8 +64,9 @@ def holder_is_dead(claim: str) -> bool:
     since its last boot, that no longer runs (a killed worker)."""
     host, _, rest = claim.partition("/")[0].partition(":")
     pid, _, boot = rest.partition(":")
-    if (host, boot) != (socket.gethostname(), _boot()) or not pid.isdigit():
-        return False
+    if _boot() == "-" or (host, boot) != (socket.gethostname(), _boot()) \
+            or not pid.isdigit():
+        return False  # another machine or namespace, or one that cannot tell
     if int(pid) == os.getpid():
         return False
     try:
