@@ -216,7 +216,7 @@ def test_killed_workers_lose_and_double_nothing(setup) -> None:  # noqa: ANN001
     rng = random.Random(11)
     kills = 0
     next_kill = time.monotonic() + rng.uniform(1.0, 4.0)
-    target = 60  # moves in all, over the three games
+    target = 60  # moves in all, over the three games, and at least 8 kills
 
     def chaos() -> None:
         nonlocal kills, next_kill
@@ -226,14 +226,14 @@ def test_killed_workers_lose_and_double_nothing(setup) -> None:  # noqa: ANN001
             workers.start()
             next_kill = time.monotonic() + rng.uniform(1.0, 4.0)
 
-    play(tables, lambda: tables.moves() >= target or tables.finished(), chaos)
+    play(tables, lambda: (tables.moves() >= target and kills >= 8) or tables.finished(), chaos)
     play(tables, tables.answered, send=False)  # the last moves applied
     settle(tables, store)
     workers.stop()
     tables.read_mail()
     counts = audit(tables, store)
     print(f"\nchaos: {kills} kills; {counts}")
-    assert kills >= 5
+    assert kills >= 8
     assert counts["lost_moves"] == counts["doubled_moves"] == counts["rejected"] == 0
     assert counts["lost_mails"] == 0
     assert counts["duplicate_mails"] <= kills  # only the one-mail window per kill
