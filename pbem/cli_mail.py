@@ -30,6 +30,7 @@ from .moderator import Moderator, PlayerSpec
 from .render_text import render_view, view_to_json
 from .runner import Stopper, open_moderator, poll_once, serve, transports
 from .store import OutMail, as_utc, get_game, seats_of, utcnow
+from .workers import WorkerBusy, single_worker, worker_name
 
 log = logging.getLogger("pbem")
 
@@ -151,7 +152,12 @@ def poll_command(
     mod = _moderator(db)
     inbox, sender = transports(mod.cfg)
     try:
-        report = poll_once(mod, inbox, sender, send=not no_send)
+        with single_worker(mod.store, mod.cfg.db_path):
+            report = poll_once(mod, inbox, sender, send=not no_send)
+    except WorkerBusy as e:
+        # cron while `serve` runs: that worker does this pass's work
+        typer.echo(f"skipped: {e}")
+        return
     except StoreError:
         raise  # exit code 3 (`_database_guard`)
     except PbemError as e:
@@ -169,11 +175,14 @@ def serve_command(verbose: Annotated[bool, typer.Option("-v")] = True,
     mod = _moderator(db)
     inbox, sender = transports(mod.cfg)
     stopper = Stopper()
-    stopper.install()
-    typer.echo(f"serving {mod.cfg.moderator_address} ({mod.cfg.transport}); "
-               "Ctrl-C or SIGTERM stops")
     try:
-        serve(mod, inbox, sender, stop=stopper)
+        with single_worker(mod.store, mod.cfg.db_path):
+            stopper.install()
+            typer.echo(f"serving {mod.cfg.moderator_address} ({mod.cfg.transport}) as "
+                       f"{worker_name()}; Ctrl-C or SIGTERM stops")
+            serve(mod, inbox, sender, stop=stopper)
+    except WorkerBusy as e:
+        _fail(str(e))
     except KeyboardInterrupt:
         typer.echo("pbem serve: stopped at once", err=True)
         raise typer.Exit(130) from None

@@ -60,6 +60,7 @@ class Config:
     stranger_replies: str = "daily"
     seat_mails_per_hour: int = 30  # accepted mails per seat and hour (pbem.guard)
     max_commands: int = 20  # command lines per mail
+    send_lease_seconds: float = 300.0  # a worker's claim on an outbox batch it is sending
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def sqlalchemy_url(self) -> str:

@@ -92,13 +92,15 @@ from .store import (
     seat_by_token,
     seats_of,
 )
+from .workers import claim_mail
 
 log = logging.getLogger(__name__)
 
 
 @dataclass
 class Outcome:
-    """What one mail did: `status` is accepted, rejected, ignored or duplicate."""
+    """What one mail did: `status` is accepted, rejected, ignored, duplicate, or busy
+    (another worker is processing it right now: leave it in the inbox)."""
 
     status: str
     game_id: str | None = None
@@ -488,6 +490,8 @@ class Moderator:
         for attempt in range(5):
             try:
                 with self.store.transaction() as s:
+                    if not claim_mail(s, parsed.message_id):
+                        return Outcome("busy", note=parsed.message_id)
                     if find_inbound(s, parsed.message_id) is not None:
                         return Outcome("duplicate", note=parsed.message_id)
                     return self._handle(s, parsed, raw, uid, now)

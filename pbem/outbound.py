@@ -8,6 +8,7 @@ backs off on failure, so a dead SMTP server delays mail but never loses it.
 
 from __future__ import annotations
 
+import contextlib
 import email.parser
 import email.policy
 import json
@@ -40,7 +41,8 @@ from .headers import (
     clean_text,
     is_header_name,
 )
-from .store import OutMail, Store, as_utc, due_mails
+from .store import OutMail, Store, as_utc, claim_due, release_claim
+from .workers import void_dead_claims, worker_name
 
 log = logging.getLogger(__name__)
 
@@ -367,17 +369,24 @@ def _mark_failed(fresh: OutMail, error: str, report: SendReport) -> None:
 
 
 def _marker(store: Store, rows: Sequence[OutMail], report: SendReport, now: datetime,
-            max_attempts: int) -> Callable[[int, Exception | None], None]:
+            max_attempts: int, claim: str = "") -> Callable[[int, Exception | None], None]:
     """Record one send's result on its row: sent; failed for good (a permanent
     refusal, a mail that cannot be built, or the `max_attempts`th temporary failure);
-    or pending with a later `next_attempt`."""
+    or pending with a later `next_attempt`. With `claim`, the row is marked only while
+    that batch's lease on it still holds."""
     def done(i: int, error: Exception | None) -> None:
         row = rows[i]
         with store.transaction() as s:
             fresh = s.get(OutMail, row.id)
             if fresh is None or fresh.status != "pending":
                 return
+            if claim and fresh.claimed_by != claim:
+                # Our lease ran out and another worker took the row: it decides.
+                log.warning("outbox %s: the send lease passed to %s before it was marked",
+                            row.id, fresh.claimed_by or "nobody")
+                return
             fresh.attempts += 1
+            fresh.claimed_until = None
             if error is None:
                 fresh.status, fresh.sent_at = "sent", now
                 report.sent += 1
@@ -389,6 +398,7 @@ def _marker(store: Store, rows: Sequence[OutMail], report: SendReport, now: date
             else:
                 fresh.next_attempt = now + backoff(fresh.attempts)
                 fresh.last_error = str(error)[:500]
+                fresh.claimed_by = ""
                 report.retry += 1
                 log.warning("outbox %s to %r: %s; retry at %s", row.id, row.to_addr[:80], error,
                             fresh.next_attempt)
@@ -398,37 +408,50 @@ def _marker(store: Store, rows: Sequence[OutMail], report: SendReport, now: date
 
 
 def send_due(store: Store, sender: Sender, cfg: Config, now: datetime,
-             limit: int = 200) -> SendReport:
-    """Send every outbox mail that is due; mark each sent right after the server took
-    it. A temporary failure leaves the mail pending with a later `next_attempt`, until
-    `cfg.send_attempts` attempts failed; then it is marked failed, as is a mail the
-    server refuses for good or that cannot be built at all.
+             limit: int = 20, worker: str = "") -> SendReport:
+    """Send every outbox mail that is due, a claimed batch at a time; mark each sent
+    right after the server took it. A temporary failure leaves the mail pending with a
+    later `next_attempt`, until `cfg.send_attempts` attempts failed; then it is marked
+    failed, as is a mail the server refuses for good or that cannot be built at all.
 
     Each row is built on its own, so one bad row is marked failed and never holds
     back another; nothing one row does makes this raise (a database error does).
 
+    Each batch is claimed first (`store.claim_due`: a lease of `cfg.send_lease_seconds`
+    committed before sending), so several workers never send the same row; a row
+    is marked only while its lease is still this batch's. An exception out of the
+    sender frees the batch's unmarked rows at once; a killed worker's rows wait for
+    their lease to expire and are then sent by another worker or the next pass.
+
     A crash between the server taking a mail and its row being marked sends that one
-    mail again on restart, with the same Message-ID (at-least-once; the window is one
-    mail wide).
+    mail again, with the same Message-ID (at-least-once; the window is one mail wide).
     """
     report = SendReport()
+    lease = timedelta(seconds=cfg.send_lease_seconds)
+    void_dead_claims(store, now)
     while True:
-        with store.read() as s:
-            rows = due_mails(s, now, limit)
+        claim = f"{worker or worker_name()}/{uuid.uuid4().hex[:12]}"
+        rows = claim_due(store, now, limit, claim, lease)
         if not rows:
             return report
-        ready: list[OutMail] = []
-        messages: list[EmailMessage] = []
-        for row in rows:
-            try:
-                messages.append(build_message(cfg, row))
-                ready.append(row)
-            except UnsendableMail as e:
-                _marker(store, [row], report, now, cfg.send_attempts)(0, e)
-        retries = report.retry
-        crashed = _send(sender, messages, _marker(store, ready, report, now,
-                                                  cfg.send_attempts))
+        try:
+            ready: list[OutMail] = []
+            messages: list[EmailMessage] = []
+            for row in rows:
+                try:
+                    messages.append(build_message(cfg, row))
+                    ready.append(row)
+                except UnsendableMail as e:
+                    _marker(store, [row], report, now, cfg.send_attempts, claim)(0, e)
+            retries = report.retry
+            crashed = _send(sender, messages, _marker(store, ready, report, now,
+                                                      cfg.send_attempts, claim))
+        except BaseException:
+            with contextlib.suppress(Exception):
+                release_claim(store, claim)
+            raise
         if crashed:
+            release_claim(store, claim)
             continue  # the mails after the crash are still due
         if report.retry > retries or len(rows) < limit:
             return report

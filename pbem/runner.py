@@ -4,7 +4,8 @@ tests); `serve` repeats it, waiting with IMAP IDLE (or polling) in between.
 Each mail is processed in its own transaction and moved to the processed folder only
 after the commit; the outbox is sent last. Killing the process anywhere loses
 nothing: the next pass sees an unmoved mail as a duplicate (by Message-ID) and
-moves it, and sends what the outbox still holds.
+moves it, and sends what the outbox still holds. Several workers may run on one
+PostgreSQL database (`pbem.workers` says who claims what); on SQLite, one.
 """
 
 from __future__ import annotations
@@ -77,6 +78,8 @@ def process_inbox(mod: Moderator, inbox: Inbox, clock: Clock, report: PassReport
             report.errors.append(f"{f.uid}: {type(e).__name__}")
             inbox.failed(f.uid)
             continue
+        if outcome.status == "busy":
+            continue  # another worker has it; it moves the mail once committed
         report.outcomes.append(outcome)
         inbox.done(f.uid)
     return len(fetched)

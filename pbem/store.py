@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,7 @@ from sqlalchemy import (
     UniqueConstraint,
     event,
     func,
+    or_,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -210,6 +211,9 @@ class OutMail(SQLModel, table=True):
     last_error: str = ""
     created: datetime = _ts(nullable=False)
     sent_at: datetime | None = _ts(nullable=True)
+    # The send lease (`claim_due`): which worker's batch may send this row, until when.
+    claimed_by: str = ""
+    claimed_until: datetime | None = _ts(nullable=True)
 
     def header_dict(self) -> dict[str, str]:
         data: dict[str, str] = json.loads(self.headers or "{}")
@@ -401,6 +405,39 @@ def queue(session: Session, mail: OutMail) -> OutMail:
 
 
 def due_mails(session: Session, now: datetime, limit: int = 100) -> list[OutMail]:
-    return list(session.exec(
-        select(OutMail).where(OutMail.status == "pending")
-        .where(col(OutMail.next_attempt) <= now).order_by(col(OutMail.id)).limit(limit)))
+    """Pending rows due by `now` whose send lease is free or expired."""
+    return list(session.exec(_due(now).limit(limit)))
+
+
+def _due(now: datetime) -> Any:
+    return (select(OutMail).where(OutMail.status == "pending")
+            .where(col(OutMail.next_attempt) <= now)
+            .where(or_(col(OutMail.claimed_until).is_(None), col(OutMail.claimed_until) <= now))
+            .order_by(col(OutMail.id)))
+
+
+def claim_due(store: Store, now: datetime, limit: int, claim: str,
+              lease: timedelta) -> list[OutMail]:
+    """Claim up to `limit` due outbox rows for one batch and commit the claim.
+
+    The rows are chosen with `FOR UPDATE SKIP LOCKED` (on SQLite the transaction's
+    write lock serialises claims instead), so of several workers each row goes to
+    one; the lease (`claimed_by = claim`, `claimed_until = now + lease`) keeps it
+    from the others after the commit, until it expires (a killed worker's rows are
+    taken over then).
+    """
+    with store.transaction() as s:
+        rows = list(s.exec(_due(now).limit(limit).with_for_update(skip_locked=True)))
+        for row in rows:
+            row.claimed_by, row.claimed_until = claim, now + lease
+            s.add(row)
+    return rows
+
+
+def release_claim(store: Store, claim: str) -> int:
+    """Free the rows a batch claimed and did not finish (its sending failed)."""
+    with store.transaction() as s:
+        result = s.execute(
+            update(OutMail).where(col(OutMail.claimed_by) == claim)
+            .where(col(OutMail.status) == "pending").values(claimed_by="", claimed_until=None))
+        return int(result.rowcount)  # type: ignore[attr-defined]

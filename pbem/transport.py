@@ -15,6 +15,7 @@ processed folder, and is called only after the database commit.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import email
 import email.policy
 import hashlib
@@ -142,17 +143,19 @@ class DirInbox:
     def fetch(self, limit: int = 100) -> list[Fetched]:
         out = []
         for path in self.dirs.new(self.address)[:limit]:
-            with path.open("rb") as f:
-                raw = f.read(self.max_bytes + 1)
+            try:
+                with path.open("rb") as f:
+                    raw = f.read(self.max_bytes + 1)
+            except FileNotFoundError:
+                continue  # another worker moved it meanwhile
             out.append(Fetched(path.name, raw[:self.max_bytes], len(raw) > self.max_bytes))
         return out
 
     def _move(self, uid: str, sub: str) -> None:
         box = self.dirs.folder(self.address)
         (box / sub).mkdir(exist_ok=True)
-        src = box / "new" / uid
-        if src.exists():
-            os.replace(src, box / sub / uid)
+        with contextlib.suppress(FileNotFoundError):  # another worker moved it first
+            os.replace(box / "new" / uid, box / sub / uid)
 
     def done(self, uid: str) -> None:
         self._move(uid, "processed")
@@ -229,7 +232,11 @@ class ImapInbox:
             mb.login(cfg.imap_user, cfg.imap_password, initial_folder=cfg.imap_folder)
             for folder in (cfg.processed_folder, f"{cfg.processed_folder}-failed"):
                 if not mb.folder.exists(folder):
-                    mb.folder.create(folder)
+                    try:
+                        mb.folder.create(folder)
+                    except Exception:
+                        if not mb.folder.exists(folder):  # else: another worker made it
+                            raise
             status = mb.folder.status(cfg.imap_folder, ["UIDVALIDITY"])
             self.uidvalidity = str(status.get("UIDVALIDITY", "0"))
         except Exception as e:  # imap-tools raises many kinds; none may reach a player
@@ -258,13 +265,15 @@ class ImapInbox:
                     "FETCH", uid, f"(RFC822.SIZE BODY.PEEK[]<0.{cap}>)")
                 if typ != "OK":
                     raise TransportError(f"IMAP FETCH {uid}: {typ}")
-                raw = b""
+                raw: bytes | None = None
                 size = 0
                 for item in data:
                     if isinstance(item, tuple):
                         m = re.search(rb"RFC822\.SIZE (\d+)", item[0])
                         size = int(m.group(1)) if m else len(item[1])
                         raw = item[1]
+                if raw is None:
+                    continue  # moved away since the listing (another worker took it)
                 out.append(Fetched(self._uid(uid), raw, size > cap))
             return out
         except TransportError:
@@ -279,7 +288,16 @@ class ImapInbox:
         try:
             self.mb.move(num, folder)
         except Exception as e:
+            if not self._present(num):
+                return  # moved by another worker first (Dovecot: NO [EXPUNGEISSUED])
             raise TransportError(f"IMAP move {uid}: {e}") from e
+
+    def _present(self, num: str) -> bool:
+        """Whether the message with UID `num` is still in the folder (True if unsure)."""
+        try:
+            return num in self.mb.uids(f"UID {num}")
+        except Exception:
+            return True
 
     def done(self, uid: str) -> None:
         self._move(uid, self.cfg.processed_folder)

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Measure the moderator: latency of one move and throughput of one worker.
+"""Measure the moderator: latency of one move, throughput of one worker, and
+throughput of several `pbem serve` workers on one PostgreSQL database.
 
   .venv/bin/python scripts/bench_moderator.py [--moves N] [--players 4]
+  .venv/bin/python scripts/bench_moderator.py --workers 1,2,4 [--repeat 3] [--games 6]
 
 Against the real mail stack when its variables are set (MAILSTACK_SMTP_PORT etc., as
 exported by `scripts/services.sh start`), else with the file transport. The database
@@ -13,15 +15,27 @@ is SQLite in a temp dir, or PostgreSQL with --postgres (needs DATABASE_URL).
    has taken every status mail it caused.
 2. throughput: a whole game's mails (made in advance with the engine and the game's
    seed) are put in the inbox at once and one pass processes them all.
+3. workers (--workers 1,2,4, needs DATABASE_URL): for each count, that many `pbem
+   serve` processes run while scripted players play --games games of three at once
+   (`pbem.scripted_tables`), each player answering its status mail as soon as it
+   arrives. The clock runs from the first move until --moves moves in all have
+   been applied and every mail they caused has reached its player; moves/s counts
+   that whole loop, sending included. The worker counts are interleaved over
+   --repeat rounds (1, 2, 4, 1, 2, 4, ...), and the medians are printed with the
+   workers' CPU time per move and the duplicate deliveries seen.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import os
 import random
+import resource
+import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -29,9 +43,12 @@ from collections.abc import Callable
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from sqlmodel import select  # noqa: E402
 
 from engine.game import new_state, start_game, to_act  # noqa: E402
 from engine.legal import legal_commands  # noqa: E402
@@ -225,12 +242,149 @@ def run(args: argparse.Namespace) -> None:
         store.dispose()
 
 
+class ImapPlayers:
+    """The players' mailboxes on the real stack (`pbem.scripted.PlayerPost`)."""
+
+    def __init__(self, cfg: Config) -> None:
+        import ssl
+
+        from imap_tools import MailBoxStartTls
+
+        self.cfg = cfg
+        self.users = dict(u.split(":", 1) for u in os.environ["MAILSTACK_USERS"].split())
+        self.ctx = ssl.create_default_context(cafile=cfg.ca_file)
+        self.boxes: dict[str, MailBoxStartTls] = {}
+        self.send = deliver_fn(cfg)
+
+    def receive(self, address: str) -> list[EmailMessage]:
+        from imap_tools import MailBoxStartTls
+
+        from pbem.transport import parse_raw
+
+        if address not in self.boxes:
+            self.boxes[address] = MailBoxStartTls(
+                self.cfg.imap_host, self.cfg.imap_port, ssl_context=self.ctx).login(
+                address, self.users[address.split("@")[0]])
+        mb = self.boxes[address]
+        mb.client.noop()
+        fetched = list(mb.fetch(mark_seen=False, bulk=True))
+        if fetched:
+            mb.delete([m.uid for m in fetched])  # only these: more may have come
+        return [parse_raw(m.obj.as_bytes()) for m in fetched]
+
+    def close(self) -> None:
+        for mb in self.boxes.values():
+            mb.logout()
+
+
+def worker_env(cfg: Config) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
+    for f in dataclasses.fields(Config):
+        value = getattr(cfg, f.name)
+        if f.name not in ("extra", "database_url") and value not in ("", None):
+            env[f"PBEM_{f.name.upper()}"] = str(value).lower() if isinstance(value, bool) \
+                else str(value)
+    env.update(DATABASE_URL=cfg.database_url, PBEM_IDLE="true", PBEM_POLL_SECONDS="1")
+    return env
+
+
+def one_run(cfg: Config, specs: list[PlayerSpec], n_workers: int, n_games: int, moves: int,
+            seed: str, tmp: Path) -> dict[str, float]:
+    """`n_workers` serve processes while scripted players play `n_games` games."""
+    from pbem.scripted import DirPost
+    from pbem.scripted_tables import Tables
+    from pbem.store import OutMail
+
+    if cfg.transport == "files":
+        cfg = dataclasses.replace(cfg, mail_dir=tmp / f"mail-{seed}-{n_workers}")
+        post: Any = DirPost(MailDirs(cfg.mail_dir))
+    else:
+        clear_inboxes(cfg, specs)
+        post = ImapPlayers(cfg)
+    store = Store(cfg.sqlalchemy_url())
+    store.drop_all()
+    store.create_all()
+    mod = Moderator(store, cfg)
+    seats = [[specs[(g + k) % len(specs)] for k in range(3)] for g in range(n_games)]
+    tables = Tables.start(mod, post, seats, utcnow(), prefix="bench", seed=seed)
+    env = worker_env(cfg)
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    procs = [subprocess.Popen([sys.executable, "-c", "from pbem.cli import app; app()", "serve"],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+             for _ in range(n_workers)]
+    try:
+        while not all(p.reply_to for t in tables.tables.values() for p in t.players):
+            tables.read_mail()  # the first status mails: the workers are up
+            time.sleep(0.01)
+        t0 = time.perf_counter()
+        while tables.moves() < moves and not tables.finished():
+            tables.step()
+        while not tables.answered():
+            tables.step(send=False)
+        while True:
+            tables.read_mail()
+            with store.read() as s:
+                rows = s.exec(select(OutMail.message_id, OutMail.status)).all()
+            if all(st == "sent" and tables.received[m] for m, st in rows):
+                break
+        took = time.perf_counter() - t0
+    finally:
+        for p in procs:
+            p.send_signal(signal.SIGINT)
+        for p in procs:
+            p.wait()
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    tables.read_mail()
+    if isinstance(post, ImapPlayers):
+        post.close()
+    store.dispose()
+    applied = tables.moves()
+    cpu = (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime)
+    return {"moves_s": applied / took, "cpu_ms_per_move": cpu * 1000 / applied,
+            "duplicates": sum(n - 1 for n in tables.received.values() if n > 1),
+            "moves": applied, "mails": len(rows), "seconds": took}
+
+
+def run_workers(args: argparse.Namespace) -> None:
+    if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        raise SystemExit("--workers needs PostgreSQL: set DATABASE_URL")
+    counts = [int(x) for x in args.workers.split(",")]
+    tmp = Path(tempfile.mkdtemp(prefix="pbem-bench-"))
+    cfg, specs, transport = setup(tmp, 6, True)
+    print(f"transport: {transport}; database: PostgreSQL; {args.games} games of 3 at once, "
+          f"{args.moves} moves per run; workers {counts} interleaved over {args.repeat} rounds")
+    results: dict[int, list[dict[str, float]]] = {n: [] for n in counts}
+    for r in range(args.repeat):
+        for n in counts:
+            res = one_run(cfg, specs, n, args.games, args.moves, f"r{r}", tmp)
+            results[n].append(res)
+            print(f"  round {r + 1}, {n} worker(s): {res['moves_s']:.1f} moves/s, "
+                  f"{res['cpu_ms_per_move']:.0f} ms worker CPU per move, "
+                  f"{res['duplicates']:.0f} duplicates ({res['moves']:.0f} moves, "
+                  f"{res['mails']:.0f} mails, {res['seconds']:.1f} s)", flush=True)
+    print("workers  median moves/s  median worker CPU ms/move  duplicate deliveries")
+    for n in counts:
+        rs = results[n]
+        print(f"{n:7d}  {statistics.median(x['moves_s'] for x in rs):14.1f}  "
+              f"{statistics.median(x['cpu_ms_per_move'] for x in rs):25.0f}  "
+              f"{sum(x['duplicates'] for x in rs):20.0f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--moves", type=int, default=60, help="moves per phase (max one game)")
+    ap.add_argument("--moves", type=int, default=60,
+                    help="moves per phase (max one game); with --workers, moves per run")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--postgres", action="store_true", help="use $DATABASE_URL")
-    run(ap.parse_args())
+    ap.add_argument("--workers", default="",
+                    help="comma-separated worker counts, e.g. 1,2,4 (PostgreSQL)")
+    ap.add_argument("--repeat", type=int, default=3, help="rounds of --workers runs")
+    ap.add_argument("--games", type=int, default=6, help="games at once with --workers")
+    args = ap.parse_args()
+    if args.workers:
+        run_workers(args)
+    else:
+        run(args)
 
 
 if __name__ == "__main__":
