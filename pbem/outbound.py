@@ -434,6 +434,7 @@ def send_due(store: Store, sender: Sender, cfg: Config, now: datetime,
         rows = claim_due(store, now, limit, claim, lease)
         if not rows:
             return report
+        log.info("claim %s: sending outbox %s", claim, ",".join(str(r.id) for r in rows))
         try:
             ready: list[OutMail] = []
             messages: list[EmailMessage] = []
