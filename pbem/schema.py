@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, inspect, text
 from sqlalchemy.engine import Engine
@@ -54,6 +54,12 @@ class Migration:
             return f"database up to date at revision {self.after}"
         origin = f"{self.before} (made before migrations)" if self.from_legacy else self.before
         return f"database upgraded from revision {origin} to {self.after}"
+
+
+def include_object(_obj: Any, name: str | None, type_: str, _reflected: bool,
+                   _compare_to: Any) -> bool:
+    """Alembic's filter: only pbem's tables (a shared database may hold others)."""
+    return type_ != "table" or (name or "").startswith("pbem_")
 
 
 def alembic_config(connection: Connection | None = None) -> Config:
