@@ -7,7 +7,7 @@ from pathlib import Path
 
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import MetaData, Table
+from sqlalchemy import Integer, MetaData, Table
 from sqlalchemy import select as select_columns
 from sqlalchemy.engine import Engine
 from sqlmodel import SQLModel, select
@@ -42,7 +42,7 @@ def make_release_database(url: str) -> str:
     ddl = (FIXTURES / f"first_release_{store.engine.dialect.name}.sql").read_text()
     with store.engine.begin() as conn:
         for statement in ddl.split(";"):
-            if statement.strip().removeprefix("--").strip() and "CREATE" in statement:
+            if "CREATE" in statement:
                 conn.exec_driver_sql(statement)
     source = make_moderator()  # a game played by today's code, in memory
     game_id = source.new_game(PLAYERS, NOW, game_id="pof-1", seed="release-seed")
@@ -50,8 +50,12 @@ def make_release_database(url: str) -> str:
     with store.engine.begin() as dst, source.store.engine.connect() as src:
         for name in RELEASE_TABLES:
             table = Table(name, legacy, autoload_with=dst)  # the release's columns only
-            wanted = [SQLModel.metadata.tables[name].c[c.name] for c in table.columns]
-            rows = [dict(r._mapping) for r in src.execute(select_columns(*wanted))]
+            model = SQLModel.metadata.tables[name]
+            # Serial ids are left to the database, which numbers them as the release did.
+            wanted = [model.c[c.name] for c in table.columns
+                      if not (c.name == "id" and isinstance(c.type, Integer))]
+            query = select_columns(*wanted).order_by(*model.primary_key.columns)
+            rows = [dict(r._mapping) for r in src.execute(query)]
             if rows:
                 dst.execute(table.insert(), rows)
     source.store.dispose()
