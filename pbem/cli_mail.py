@@ -29,7 +29,7 @@ from .errors import PbemError, StoreError
 from .moderator import Moderator, PlayerSpec
 from .render_text import render_view, view_to_json
 from .runner import Stopper, open_moderator, poll_once, serve, transports
-from .store import OutMail, as_utc, get_game, seats_of, utcnow
+from .store import OutMail, Store, as_utc, get_game, seats_of, utcnow
 from .workers import WorkerBusy, single_worker, worker_name
 
 log = logging.getLogger("pbem")
@@ -94,13 +94,22 @@ DbOption = Annotated[Path | None, typer.Option("--db", help="SQLite file (else $
                                                 "$DATABASE_URL or ./var/pbem.sqlite)")]
 
 
-def init_command(db: DbOption = None) -> None:
-    """Create the database tables (safe to run again)."""
+def init_command(db: DbOption = None,
+                 as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """Create the database, or upgrade it in place to this pbem's schema (safe to run
+    again; every command also upgrades on opening)."""
     cfg = _config(db)
-    mod = _moderator(db)
-    mod.store.dispose()
+    store = Store(cfg.sqlalchemy_url())
+    try:
+        done = store.create_all()
+    finally:
+        store.dispose()
     where = cfg.database_url.split("@")[-1] if cfg.database_url else str(cfg.db_path)
-    typer.echo(f"database ready: {where}")
+    if as_json:
+        typer.echo(json.dumps({"database": where, "before": done.before, "after": done.after,
+                               "changed": done.changed}))
+    else:
+        typer.echo(f"{done.describe()}: {where}")
 
 
 def new_command(

@@ -43,6 +43,7 @@ from engine.chain import GENESIS, canonical_json, link
 from engine.events import Event, from_dict
 
 from .errors import ConflictError, UnknownGameError
+from .schema import VERSION_TABLE, Migration, migrate
 
 GENESIS_HASH = GENESIS
 
@@ -245,11 +246,16 @@ class Store:
     def is_sqlite(self) -> bool:
         return self.url.startswith("sqlite")
 
-    def create_all(self) -> None:
-        SQLModel.metadata.create_all(self.engine, tables=TABLES)
+    def create_all(self) -> Migration:
+        """Create the tables, or upgrade them in place, to the newest schema revision
+        (`pbem.schema.migrate`); cheap when the database is up to date."""
+        return migrate(self.engine)
 
     def drop_all(self) -> None:
+        """Drop pbem's tables and its schema revision (for tests)."""
         SQLModel.metadata.drop_all(self.engine, tables=TABLES)
+        with self.engine.begin() as conn:
+            conn.exec_driver_sql(f"DROP TABLE IF EXISTS {VERSION_TABLE}")
 
     @contextmanager
     def transaction(self) -> Iterator[Session]:

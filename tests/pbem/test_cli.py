@@ -30,7 +30,7 @@ def ok(*args: str) -> str:
 
 
 def test_init_new_poll_status_export(env: Path) -> None:
-    assert "database ready" in ok("init")
+    assert "database created at revision" in ok("init")
     assert (env / "var" / "pbem.sqlite").exists()
     out = ok("new", "-p", "anna:anna@example.org:Europe/Amsterdam", "-p", "bas:bas@example.org",
              "-p", "chris:chris@example.org", "--game", "pof-17", "--turn-hours", "48")
@@ -121,3 +121,24 @@ def test_require_auth_needs_an_authserv_id(env: Path, monkeypatch) -> None:
     monkeypatch.setenv("PBEM_STRANGER_REPLIES", "sometimes")
     r = runner.invoke(app, ["status", "pof-1"])
     assert r.exit_code == 2 and "stranger_replies" in r.output
+
+
+def test_init_reports_what_it_did(env: Path) -> None:
+    from pbem.schema import HEAD
+
+    assert ok("init", "--db", "game.sqlite").startswith(
+        f"database created at revision {HEAD}: game.sqlite")
+    assert json.loads(ok("init", "--db", "game.sqlite", "--json")) == {
+        "database": "game.sqlite", "before": HEAD, "after": HEAD, "changed": False}
+    assert "database up to date" in ok("init", "--db", "game.sqlite")
+
+
+def test_init_refuses_a_database_from_a_newer_pbem(env: Path) -> None:
+    import sqlite3
+
+    ok("init", "--db", "game.sqlite")
+    with sqlite3.connect(env / "game.sqlite") as conn:
+        conn.execute("UPDATE pbem_alembic_version SET version_num = '9999'")
+    result = runner.invoke(app, ["init", "--db", "game.sqlite"])
+    assert result.exit_code == 3
+    assert "schema revision 9999" in result.output and "Traceback" not in result.output

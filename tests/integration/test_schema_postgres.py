@@ -1,0 +1,58 @@
+"""The migrations on the real PostgreSQL (tests/pbem/test_schema.py has SQLite)."""
+
+from __future__ import annotations
+
+import threading
+
+from sqlalchemy import inspect
+
+from pbem import schema
+from pbem.store import Store
+from tests.pbem.schema_checks import make_release_database, schema_diff, upgrade_and_play_on
+
+
+def test_new_database_matches_the_models(database_url: str) -> None:
+    store = Store(database_url)
+    store.drop_all()
+    done = store.create_all()
+    assert (done.before, done.after) == (None, schema.HEAD)
+    assert schema_diff(store.engine) == []
+    assert not store.create_all().changed
+    store.dispose()
+
+
+def test_release_database_with_a_game_upgrades_in_place_and_plays_on(database_url: str) -> None:
+    game_id = make_release_database(database_url)
+    store = Store(database_url)
+    assert schema.VERSION_TABLE not in inspect(store.engine).get_table_names()
+    assert schema_diff(store.engine) != []
+    store.dispose()
+    upgrade_and_play_on(database_url, game_id)
+
+
+def test_openers_at_once_migrate_once_under_the_advisory_lock(database_url: str) -> None:
+    Store(database_url).drop_all()
+    results: list[schema.Migration] = []
+    errors: list[BaseException] = []
+    start = threading.Barrier(4)
+
+    def open_store() -> None:
+        store = Store(database_url)
+        start.wait()
+        try:
+            results.append(store.create_all())
+        except BaseException as e:  # reported below
+            errors.append(e)
+        finally:
+            store.dispose()
+
+    threads = [threading.Thread(target=open_store) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert sorted(r.before is None for r in results) == [False, False, False, True]
+    store = Store(database_url)
+    assert schema_diff(store.engine) == []
+    store.dispose()
