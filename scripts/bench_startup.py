@@ -10,7 +10,9 @@ resource.getrusage(RUSAGE_CHILDREN) before and after it ran; the cases run in
 interleaved blocks (every case once per block, --repeat blocks) so that a busy moment
 of the machine falls on all of them alike, and the median of each is printed with its
 ratio to `python -c "import typer"` and the target next to it: the log tools
-(`--help`, `replay`, `verify`) at most 2× `import typer`.
+(`--help`, `replay`, `verify`) at most 2× `import typer`. Two reference rows show
+what typer loads to convert command-line values (pydantic, from typer 0.29 on) and
+what the engine and the notation add (`import pbem.logs`).
 
 `python -c ...` runs with the Python of the PBEM executable (read from its #! line), so
 that both sides of a ratio see the same interpreter and packages.
@@ -77,6 +79,9 @@ def cases(pbem: str, python: str) -> list[Case]:
     return [
         Case("python -c pass", (python, "-c", "pass")),
         Case(BASELINE, (python, "-c", "import typer")),
+        # for reference: what typer loads to convert values (pydantic), and the engine
+        Case("typer + pydantic", (python, "-c", "import typer._adapters")),
+        Case("typer + pbem.logs", (python, "-c", "import typer, pbem.logs")),
         Case("pbem --help", (pbem, "--help"), target=TARGET),
         Case("pbem replay one.log", (pbem, "replay", str(REPLAY_LOG)), target=TARGET),
         Case("pbem verify one.log", (pbem, "verify", str(VERIFY_LOG)), target=TARGET),
