@@ -83,3 +83,17 @@ def test_a_database_command_does_import_them(tmp_path: Path) -> None:
     codes, modules = run_cli(["init", "--db", str(tmp_path / "x.sqlite")])
     assert codes[0][0] == 0, codes
     assert {"sqlalchemy", "sqlmodel", "pbem.store", "pbem.moderator"} <= set(heavy(modules))
+
+
+def test_bench_startup_smoke() -> None:
+    """scripts/bench_startup.py runs every case and reports each (no time is asserted)."""
+    out = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_startup.py"),
+                          "--repeat", "1", "--json"],
+                         capture_output=True, text=True, check=True, timeout=300)
+    data = json.loads(out.stdout)
+    names = [r["name"] for r in data["rows"]]
+    assert names[:2] == ["python -c pass", "import typer"]
+    assert {"pbem --help", "pbem replay one.log", "pbem verify one.log"} <= set(names)
+    for row in data["rows"]:
+        assert row["cpu_ms"] > 0 and row["ratio"] > 0
+    assert [r["target"] for r in data["rows"] if r["name"].startswith("pbem")] == [2.0] * 3
