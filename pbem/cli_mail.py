@@ -5,6 +5,10 @@ Settings come from PBEM_* environment variables and an optional TOML file (see
 `pbem.config` and docs/moderator.md). Exit codes: 0 done; 1 the command failed
 (unknown game, server unreachable...); 2 a usage error; 3 the database cannot be
 opened, read or written (one line on stderr, never a traceback).
+
+The database and mail stack (SQLModel, SQLAlchemy, the moderator, the transports) is
+imported inside the commands that use it, so that `pbem --help` and the log tools
+start without it.
 """
 
 from __future__ import annotations
@@ -15,27 +19,22 @@ import logging
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from sqlalchemy.exc import SQLAlchemyError
-from sqlmodel import col, func, select
 
-from engine.errors import GameError
-from engine.views import view_for
-
-from .config import Config, load_config
 from .errors import PbemError, StoreError
-from .moderator import Moderator, PlayerSpec
-from .render_text import render_view, view_to_json
-from .runner import Stopper, open_moderator, poll_once, serve, transports
-from .store import OutMail, Store, as_utc, get_game, seats_of, utcnow
-from .workers import WorkerBusy, single_worker, worker_name
+
+if TYPE_CHECKING:
+    from .config import Config
+    from .moderator import Moderator
 
 log = logging.getLogger("pbem")
 
 
 def _config(db: Path | None = None) -> Config:
+    from .config import load_config
+
     try:
         return load_config(db_path=db) if db else load_config()
     except PbemError as e:
@@ -64,6 +63,8 @@ def _database_guard(command: Callable[..., None]) -> Callable[..., None]:
 
     @functools.wraps(command)
     def run(*args: Any, **kwargs: Any) -> None:
+        from sqlalchemy.exc import SQLAlchemyError  # every guarded command opens the database
+
         try:
             command(*args, **kwargs)
         except (SQLAlchemyError, StoreError) as e:
@@ -76,6 +77,8 @@ def _database_guard(command: Callable[..., None]) -> Callable[..., None]:
 
 
 def _moderator(db: Path | None = None) -> Moderator:
+    from .runner import open_moderator
+
     try:
         return open_moderator(_config(db))
     except StoreError:
@@ -98,6 +101,8 @@ def init_command(db: DbOption = None,
                  as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """Create the database, or upgrade it in place to this pbem's schema (safe to run
     again; every command also upgrades on opening)."""
+    from .store import Store
+
     cfg = _config(db)
     store = Store(cfg.sqlalchemy_url())
     try:
@@ -130,6 +135,11 @@ def new_command(
     db: DbOption = None,
 ) -> None:
     """Start a game: deal from the seed and mail every player their first status."""
+    from engine.errors import GameError
+
+    from .moderator import PlayerSpec
+    from .store import utcnow
+
     try:
         specs = [PlayerSpec.parse(p) for p in player]
     except ValueError as e:
@@ -157,6 +167,9 @@ def poll_command(
     db: DbOption = None,
 ) -> None:
     """One pass: fetch and process all waiting mail, check deadlines, send the outbox."""
+    from .runner import poll_once, transports
+    from .workers import WorkerBusy, single_worker
+
     _logging(verbose)
     mod = _moderator(db)
     inbox, sender = transports(mod.cfg)
@@ -180,6 +193,9 @@ def serve_command(verbose: Annotated[bool, typer.Option("-v")] = True,
 
     SIGTERM or Ctrl-C (SIGINT) stops it cleanly: the mail in hand is finished, then it
     exits 0. A second signal stops it at once (exit 130)."""
+    from .runner import Stopper, serve, transports
+    from .workers import WorkerBusy, single_worker, worker_name
+
     _logging(verbose)
     mod = _moderator(db)
     inbox, sender = transports(mod.cfg)
@@ -207,6 +223,13 @@ def status_command(
     db: DbOption = None,
 ) -> None:
     """A game's position (public view, or one seat's with --as), deadline and mail queue."""
+    from sqlmodel import col, func, select
+
+    from engine.views import view_for
+
+    from .render_text import render_view, view_to_json
+    from .store import OutMail, as_utc, get_game, seats_of
+
     mod = _moderator(db)
     with mod.store.read() as s:
         try:
@@ -318,6 +341,8 @@ def replace_command(
 
 
 def _moderate(db: Path | None, action: object, done: str) -> None:
+    from .store import utcnow
+
     mod = _moderator(db)
     try:
         action(mod, utcnow())  # type: ignore[operator]
@@ -329,6 +354,10 @@ def _moderate(db: Path | None, action: object, done: str) -> None:
 def outbox_command(game: Annotated[str | None, typer.Argument()] = None,
                    db: DbOption = None) -> None:
     """Mails waiting or failed in the outbox."""
+    from sqlmodel import col, select
+
+    from .store import OutMail
+
     mod = _moderator(db)
     with mod.store.read() as s:
         q = select(OutMail).where(OutMail.status != "sent").order_by(col(OutMail.id))

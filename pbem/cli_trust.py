@@ -2,22 +2,26 @@
 
 `pbem verify FILE...` checks exported logs offline (pbem.verify, docs/trust.md).
 Exit codes: 0 every log verifies; 1 a log does not (or cannot be read, or its seed
-is not revealed yet); 2 a usage error.
+is not revealed yet); 2 a usage error. `pbem.verify` (and the engine with it) is
+imported when the command runs, so that `pbem --help` starts without it.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .logfile import LogFileError, read_log_file
-from .verify import Problem, VerifyResult, verify_log
+if TYPE_CHECKING:
+    from .verify import VerifyResult
 
 
 def verify_file(path: Path, heads: list[str]) -> VerifyResult:
+    from .logfile import LogFileError, read_log_file
+    from .verify import Problem, VerifyResult, verify_log
+
     try:
         text = read_log_file(path)
     except LogFileError as e:

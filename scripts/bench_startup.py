@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Measure what the `pbem` command line costs to start, against `import typer`.
+
+  .venv/bin/python scripts/bench_startup.py [PBEM] [--repeat 15] [--json]
+
+PBEM is the `pbem` executable to measure (default: the one next to this Python, else
+the one on PATH), so that another checkout's can be compared with this one's. Each
+figure is the CPU time (user + system) of one child process, taken from
+resource.getrusage(RUSAGE_CHILDREN) before and after it ran; the cases run in
+interleaved blocks (every case once per block, --repeat blocks) so that a busy moment
+of the machine falls on all of them alike, and the median of each is printed with its
+ratio to `python -c "import typer"` and the target next to it: the log tools
+(`--help`, `replay`, `verify`) at most 2× `import typer`. Two reference rows show
+what typer loads to convert command-line values (pydantic, from typer 0.29 on) and
+what the engine and the notation add (`import pbem.logs`).
+
+`python -c ...` runs with the Python of the PBEM executable (read from its #! line), so
+that both sides of a ratio see the same interpreter and packages.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+REPLAY_LOG = ROOT / "tests" / "logs" / "fixtures" / "princes-recorded-4p.log"
+VERIFY_LOG = ROOT / "tests" / "fixtures" / "versions" / "0.2.0" / "3-players.log"
+TARGET = 2.0
+"""The log tools' bound, as a multiple of `import typer`."""
+BASELINE = "import typer"
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    argv: tuple[str, ...]
+    exit_code: int = 0
+    target: float | None = None
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    cpu_ms: float
+    wall_ms: float
+    ratio: float
+    target: float | None
+
+
+def default_pbem() -> str:
+    beside = Path(sys.executable).parent / "pbem"
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("pbem")
+    if found is None:
+        sys.exit("bench_startup: no pbem executable found; pass its path")
+    return found
+
+
+def python_of(pbem: str) -> str:
+    """The interpreter a console script runs with (its #! line), else this one."""
+    with open(pbem, "rb") as f:
+        first = f.readline().decode("utf-8", "replace").strip()
+    if first.startswith("#!") and " " not in first[2:].strip():
+        return first[2:].strip()
+    return sys.executable
+
+
+def cases(pbem: str, python: str) -> list[Case]:
+    return [
+        Case("python -c pass", (python, "-c", "pass")),
+        Case(BASELINE, (python, "-c", "import typer")),
+        # for reference: what typer loads to convert values (pydantic), and the engine
+        Case("typer + pydantic", (python, "-c", "import typer._adapters")),
+        Case("typer + pbem.logs", (python, "-c", "import typer, pbem.logs")),
+        Case("pbem --help", (pbem, "--help"), target=TARGET),
+        Case("pbem replay one.log", (pbem, "replay", str(REPLAY_LOG)), target=TARGET),
+        Case("pbem verify one.log", (pbem, "verify", str(VERIFY_LOG)), target=TARGET),
+    ]
+
+
+def run_once(case: Case) -> tuple[float, float]:
+    """CPU and wall seconds of one run of the case's process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    done = subprocess.run(case.argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          check=False)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != case.exit_code:
+        sys.exit(f"bench_startup: {case.name} exited {done.returncode}, expected "
+                 f"{case.exit_code}:\n{done.stderr.decode(errors='replace')}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, wall
+
+
+def measure(all_cases: list[Case], repeat: int) -> list[Row]:
+    for case in all_cases:  # warm the file cache and the .pyc files first
+        run_once(case)
+    cpu: dict[str, list[float]] = {c.name: [] for c in all_cases}
+    wall: dict[str, list[float]] = {c.name: [] for c in all_cases}
+    for _ in range(repeat):
+        for case in all_cases:
+            c, w = run_once(case)
+            cpu[case.name].append(c)
+            wall[case.name].append(w)
+    base = statistics.median(cpu[BASELINE])
+    return [Row(c.name, 1000 * statistics.median(cpu[c.name]),
+                1000 * statistics.median(wall[c.name]),
+                statistics.median(cpu[c.name]) / base if base else float("nan"), c.target)
+            for c in all_cases]
+
+
+def report(rows: list[Row], pbem: str, repeat: int) -> str:
+    out = [f"pbem: {pbem}; median of {repeat} interleaved runs, CPU = user + system",
+           f"{'case':<22} {'CPU ms':>8} {'wall ms':>8} {'× typer':>8}  target"]
+    for r in rows:
+        target = "" if r.target is None else (
+            f"≤ {r.target:g}×  {'ok' if r.ratio <= r.target else 'OVER'}")
+        out.append(f"{r.name:<22} {r.cpu_ms:>8.1f} {r.wall_ms:>8.1f} {r.ratio:>7.2f}×  {target}")
+    return "\n".join(out)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("pbem", nargs="?", help="the pbem executable to measure")
+    parser.add_argument("--repeat", type=int, default=15, help="interleaved blocks")
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    args = parser.parse_args()
+    pbem = args.pbem or default_pbem()
+    rows = measure(cases(pbem, python_of(pbem)), max(1, args.repeat))
+    if args.json:
+        print(json.dumps({"pbem": pbem, "repeat": args.repeat, "target": TARGET,
+                          "rows": [asdict(r) for r in rows]}, indent=2))
+    else:
+        print(report(rows, pbem, args.repeat))
+
+
+if __name__ == "__main__":
+    main()
