@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-import threading
-
 from sqlalchemy import inspect
 
 from pbem import schema
 from pbem.store import Store
-from tests.pbem.schema_checks import make_release_database, schema_diff, upgrade_and_play_on
+from tests.pbem.schema_checks import (
+    make_release_database,
+    openers_migrate_once,
+    schema_diff,
+    upgrade_and_play_on,
+)
 
 
 def test_new_database_matches_the_models(database_url: str) -> None:
@@ -32,27 +35,4 @@ def test_release_database_with_a_game_upgrades_in_place_and_plays_on(database_ur
 
 def test_openers_at_once_migrate_once_under_the_advisory_lock(database_url: str) -> None:
     Store(database_url).drop_all()
-    results: list[schema.Migration] = []
-    errors: list[BaseException] = []
-    start = threading.Barrier(4)
-
-    def open_store() -> None:
-        store = Store(database_url)
-        start.wait()
-        try:
-            results.append(store.create_all())
-        except BaseException as e:  # reported below
-            errors.append(e)
-        finally:
-            store.dispose()
-
-    threads = [threading.Thread(target=open_store) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
-    assert sorted(r.before is None for r in results) == [False, False, False, True]
-    store = Store(database_url)
-    assert schema_diff(store.engine) == []
-    store.dispose()
+    openers_migrate_once(database_url)

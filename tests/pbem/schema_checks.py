@@ -3,6 +3,7 @@ PostgreSQL in tests/integration (the same functions)."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from alembic.autogenerate import compare_metadata
@@ -12,7 +13,7 @@ from sqlalchemy import select as select_columns
 from sqlalchemy.engine import Engine
 from sqlmodel import SQLModel, select
 
-from pbem.schema import VERSION_TABLE, include_object
+from pbem.schema import VERSION_TABLE, Migration, include_object
 from pbem.store import EventRow, Game, OutMail, Store
 
 from .fakes import NOW, PLAYERS, FakeMailbox, FakeSmtp, make_moderator
@@ -86,3 +87,32 @@ def upgrade_and_play_on(url: str, game_id: str) -> None:
     assert state_of(mod, game_id).version == state.version + 1
     assert {str(m["To"]) for m in smtp.sent} == {p.email for p in PLAYERS}
     mod.store.dispose()
+
+
+def openers_migrate_once(url: str, openers: int = 4) -> None:
+    """`openers` stores opened at once on a new database: exactly one migrates it, the
+    others find it up to date, none fails, and the schema equals the models."""
+    results: list[Migration] = []
+    errors: list[BaseException] = []
+    start = threading.Barrier(openers)
+
+    def open_store() -> None:
+        store = Store(url)
+        start.wait()
+        try:
+            results.append(store.create_all())
+        except BaseException as e:  # reported below
+            errors.append(e)
+        finally:
+            store.dispose()
+
+    threads = [threading.Thread(target=open_store) for _ in range(openers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert sorted(r.before is None for r in results) == [False] * (openers - 1) + [True]
+    store = Store(url)
+    assert schema_diff(store.engine) == []
+    store.dispose()

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,12 @@ from pbem import schema
 from pbem.errors import StoreError
 from pbem.store import TABLES, Store
 
-from .schema_checks import make_release_database, schema_diff, upgrade_and_play_on
+from .schema_checks import (
+    make_release_database,
+    openers_migrate_once,
+    schema_diff,
+    upgrade_and_play_on,
+)
 
 
 def sqlite_url(tmp_path: Path) -> str:
@@ -99,29 +103,7 @@ def test_database_made_between_release_and_migrations_is_upgraded(tmp_path) -> N
 
 
 def test_four_openers_at_once_migrate_once(tmp_path) -> None:
-    url = sqlite_url(tmp_path)
-    results: list[schema.Migration] = []
-    errors: list[BaseException] = []
-    start = threading.Barrier(4)
-
-    def open_store() -> None:
-        store = Store(url)
-        start.wait()
-        try:
-            results.append(store.create_all())
-        except BaseException as e:  # pragma: no cover - reported below
-            errors.append(e)
-        finally:
-            store.dispose()
-
-    threads = [threading.Thread(target=open_store) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
-    assert sorted(r.before is None for r in results) == [False, False, False, True]
-    assert schema_diff(Store(url).engine) == []
+    openers_migrate_once(sqlite_url(tmp_path))
 
 
 def test_downgrade_to_nothing_and_up_again(tmp_path) -> None:
