@@ -24,7 +24,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from .events import Event, redact, to_dict
+from .princes.events import Event, redact, to_dict
 
 GENESIS = "0" * 64
 

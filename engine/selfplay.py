@@ -10,11 +10,11 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .commands import Command, Sell
-from .events import Event
-from .game import apply, new_state, seeded_chance, start_game, to_act
-from .legal import legal_commands
-from .state import CHANCE, State
+from .princes.commands import Command, Sell
+from .princes.events import Event
+from .princes.game import apply, new_state, seeded_chance, start_game, to_act
+from .princes.legal import legal_commands
+from .princes.state import CHANCE, State
 
 NAMES = ("anna", "bas", "chris", "dirk", "eva")
 

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .commands import Agree, Command, Refuse, Undo
 from .errors import GameOverError, IllegalMoveError
-from .events import Event, Reverted
-from .game import apply, chance_due, crossing_error
-from .state import CHANCE, State, replace
+from .princes.commands import Agree, Command, Refuse, Undo
+from .princes.events import Event, Reverted
+from .princes.game import apply, chance_due, crossing_error
+from .princes.state import CHANCE, State, replace
 
 
 @dataclass(frozen=True, slots=True)

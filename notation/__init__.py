@@ -1,6 +1,6 @@
 """The pbem notation: one command per line, and game logs made of such lines.
 
-Text in, typed `engine.commands` out, and back: `parse_command(format_command(c)) == c`
+Text in, typed `engine.princes.commands` out, and back: `parse_command(format_command(c)) == c`
 for every valid command, and `format_command(parse_command(s))` is the canonical
 spelling of `s` (lowercase, full names, single spaces, cells sorted, no comment).
 See docs/notation.md for the notation itself.

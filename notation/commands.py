@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from engine.commands import (
+from engine.princes.commands import (
     Agree,
     Bid,
     Build,

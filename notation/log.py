@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from engine.commands import ChanceCommand, Choose, Keep, PlayerCommand
 from engine.errors import NotationError
+from engine.princes.commands import ChanceCommand, Choose, Keep, PlayerCommand
 
 from .commands import (
     HIDDEN,

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from engine.errors import AmbiguousError, NotationError
-from engine.ruleset import DECKS, FREEDOMS, LANDSCAPES, OBJECTS, RULES
+from engine.princes.ruleset import DECKS, FREEDOMS, LANDSCAPES, OBJECTS, RULES
 
 MIN_PREFIX = 3
 """Shortest prefix accepted for a word (an exact word of any length is accepted)."""
@@ -259,7 +259,7 @@ CELL_ORDER: dict[str, int] = {
     for r in range(1, RULES.height + 1)
 }
 """Every cell name of the principality grid, with its rank in canonical order
-(column, then row), the order of `engine.commands.canonical_cells`."""
+(column, then row), the order of `engine.princes.commands.canonical_cells`."""
 
 FIRST_CELL = f"{_COLUMNS[0]}1"
 LAST_CELL = f"{_COLUMNS[-1]}{RULES.height}"

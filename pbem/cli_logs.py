@@ -61,7 +61,7 @@ def show_command(
     If the log has an error before that point, the position before the bad line is
     shown, the error goes to stderr, and the exit status is 1.
     """
-    from engine.views import view_for
+    from engine.princes.views import view_for
 
     from .log_report import error_lines, io_result, read_log
     from .logs import LogError, replay_log

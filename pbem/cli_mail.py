@@ -225,7 +225,7 @@ def status_command(
     """A game's position (public view, or one seat's with --as), deadline and mail queue."""
     from sqlmodel import col, func, select
 
-    from engine.views import view_for
+    from engine.princes.views import view_for
 
     from .render_text import render_view, view_to_json
     from .store import OutMail, as_utc, get_game, seats_of

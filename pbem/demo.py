@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from engine.commands import Undo
-from engine.game import to_act
-from engine.state import CHANCE
+from engine.princes.commands import Undo
+from engine.princes.game import to_act
+from engine.princes.state import CHANCE
 from engine.undo import legal_undo_commands
 
 from .config import Config

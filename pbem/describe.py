@@ -1,7 +1,7 @@
 """Words for players: events and legal commands as short lines of text.
 
 Everything here works on what one seat may see: events already redacted for that
-seat (`engine.views.events_visible_to`) and the seat's own legal commands. A
+seat (`engine.princes.views.events_visible_to`) and the seat's own legal commands. A
 private event of another seat is described without its cards, whatever it holds.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from engine.commands import (
+from engine.princes.commands import (
     Agree,
     Bid,
     Build,
@@ -31,7 +31,7 @@ from engine.commands import (
     Undo,
     Work,
 )
-from engine.events import (
+from engine.princes.events import (
     AuctionEnded,
     AuctionWon,
     BidPassed,

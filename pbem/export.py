@@ -19,10 +19,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.chain import head, seed_commitment
-from engine.commands import Choose, Command, Deal, Draw, Keep
-from engine.events import GameStarted
-from engine.game import new_state
-from engine.state import CHANCE
+from engine.princes.commands import Choose, Command, Deal, Draw, Keep
+from engine.princes.events import GameStarted
+from engine.princes.game import new_state
+from engine.princes.state import CHANCE
 from engine.undo import START
 from engine.undo import play as play_command
 from notation import (

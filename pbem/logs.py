@@ -10,7 +10,7 @@ as an error of kind "internal" rather than raised).
 Two kinds of log (see docs/logs.md):
 
 * **seeded** (a `Seed` tag): every deal and draw is derived from the seed with
-  `engine.game.seeded_chance`. Chance lines are optional; a chance line that is there
+  `engine.princes.game.seeded_chance`. Chance lines are optional; a chance line that is there
   must name the cards the seed gives (compared as sets).
 * **recorded** (no `Seed` tag): a chance line is required wherever a deal or draw is
   due; the engine checks that the named cards could be there.
@@ -22,12 +22,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.commands import Command, Deal, Draw
 from engine.errors import IllegalMoveError, NotationError
-from engine.events import Event
-from engine.game import chance_due, new_state, seeded_chance, start_game, to_act
-from engine.legal import legal_commands
-from engine.state import CHANCE, State
+from engine.princes.commands import Command, Deal, Draw
+from engine.princes.events import Event
+from engine.princes.game import chance_due, new_state, seeded_chance, start_game, to_act
+from engine.princes.legal import legal_commands
+from engine.princes.state import CHANCE, State
 from engine.undo import START, Tracker
 from engine.undo import play as play_command
 from notation import (

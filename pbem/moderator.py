@@ -30,16 +30,16 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from engine.chain import head, seed_commitment
-from engine.commands import Agree, Choose, Command, Done, Keep, Pass, Place, Refuse, Undo
 from engine.errors import GameError, IllegalMoveError, NotationError, StaleOrderError
-from engine.events import CardsDrawn, Event, ProfessionsDealt, Reverted
-from engine.game import new_state, replay, seeded_chance, start_game, to_act
-from engine.legal import legal_commands
-from engine.ruleset import RULES
-from engine.state import CHANCE, State
+from engine.princes.commands import Agree, Choose, Command, Done, Keep, Pass, Place, Refuse, Undo
+from engine.princes.events import CardsDrawn, Event, ProfessionsDealt, Reverted
+from engine.princes.game import new_state, replay, seeded_chance, start_game, to_act
+from engine.princes.legal import legal_commands
+from engine.princes.ruleset import RULES
+from engine.princes.state import CHANCE, State
+from engine.princes.views import events_visible_to, view_for
 from engine.undo import START, Last, Tracker, legal_undo_commands
 from engine.undo import play as play_command
-from engine.views import events_visible_to, view_for
 from notation import format_command, parse_command
 
 from . import guard

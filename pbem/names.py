@@ -27,9 +27,9 @@ from functools import cache
 
 from confusable_homoglyphs import categories, confusables
 
-from engine.commands import Pass, Recruit
 from engine.errors import NotationError
-from engine.ruleset import RULES
+from engine.princes.commands import Pass, Recruit
+from engine.princes.ruleset import RULES
 from notation import Move, format_item, parse_log
 from notation.log import format_tag
 from notation.words import bad_player_name_char

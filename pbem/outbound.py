@@ -1,6 +1,6 @@
 """Mail out: render per-seat mails from views, queue them in the outbox, send them.
 
-Rendering takes an `engine.views.View` (never a State) plus lines already written
+Rendering takes an `engine.princes.views.View` (never a State) plus lines already written
 for that seat (`pbem.describe`). Mails are queued as `OutMail` rows in the same
 transaction as the change that caused them; `send_due` delivers what is due and
 backs off on failure, so a dead SMTP server delays mail but never loses it.
@@ -28,7 +28,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from engine.views import View
+from engine.princes.views import View
 
 from .config import Config
 from .errors import PbemError, TransportError

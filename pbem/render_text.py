@@ -1,6 +1,6 @@
 """Plain-text rendering of a game position as one seat sees it (for `pbem show` and mails).
 
-Everything here works from an `engine.views.View`, so it can only show what that view
+Everything here works from an `engine.princes.views.View`, so it can only show what that view
 holds: another player's hand is never in a seat's view, hence never in its text.
 """
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from engine.state import State
-from engine.views import PlayerView, View, view_for
+from engine.princes.state import State
+from engine.princes.views import PlayerView, View, view_for
 
 COLUMNS = "abcdefg"
 

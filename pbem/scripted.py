@@ -2,7 +2,7 @@
 command, as real mails. Used by `pbem demo`, the tests and the benchmark.
 
 A player acts only on a status mail that shows the current version and says it is
-their turn; it picks its command with `engine.legal.legal_commands` for its own seat
+their turn; it picks its command with `engine.princes.legal.legal_commands` for its own seat
 (the harness replays the game to ask the engine, as a player would read the mail),
 quotes the version as `@vN`, and replies to the mail's Reply-To address.
 """
@@ -17,9 +17,9 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 from typing import Protocol
 
-from engine.commands import Command
-from engine.legal import legal_commands
-from engine.state import State
+from engine.princes.commands import Command
+from engine.princes.legal import legal_commands
+from engine.princes.state import State
 from notation import format_command
 
 from .transport import DirSender, MailDirs, base_address, recipients
@@ -122,7 +122,7 @@ class ScriptedPlayer:
 def pick_actor(state: State, players: Sequence[ScriptedPlayer],
                rng: random.Random) -> ScriptedPlayer | None:
     """A player to act now who has seen the current version, if any."""
-    from engine.game import to_act
+    from engine.princes.game import to_act
 
     ready = [p for p in players if p.seat in to_act(state) and p.version_seen == state.version
              and p.reply_to]

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from engine.state import State
+from engine.princes.state import State
 
 from .moderator import Moderator, PlayerSpec
 from .scripted import PlayerPost, ScriptedPlayer, pick_actor

@@ -40,7 +40,7 @@ from sqlalchemy.pool import StaticPool
 from sqlmodel import Field, Session, SQLModel, col, create_engine, select
 
 from engine.chain import GENESIS, canonical_json, link
-from engine.events import Event, from_dict
+from engine.princes.events import Event, from_dict
 
 from .errors import ConflictError, UnknownGameError
 from .schema import VERSION_TABLE, Migration, migrate

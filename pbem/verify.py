@@ -7,7 +7,7 @@ checks, in the order of the log (docs/trust.md explains it for players):
    there, and `sha256(Seed, Salt)` (engine.chain.seed_commitment) equals `SeedCommit`,
    the commitment published in the game's first mail;
 2. every chance line (`* deal ...`, `* draw ...`) is exactly what the seed gives at
-   that point of the game (engine.game.seeded_chance), and none is missing;
+   that point of the game (engine.princes.game.seeded_chance), and none is missing;
 3. every move is legal where it stands (the undo protocol's `undo`, `agree` and
    `refuse` included, engine.undo);
 4. every move and chance line's annotation `# vN sha256:<hex>` is the head of the
@@ -32,12 +32,12 @@ from typing import Any
 
 from engine import __version__
 from engine.chain import GENESIS, chain, head, link, seed_commitment
-from engine.commands import Deal
 from engine.errors import IllegalMoveError, NotationError
-from engine.events import Event, GameStarted
-from engine.game import apply, chance_due, new_state, seeded_chance, start_game
-from engine.ruleset import RULES
-from engine.state import CHANCE, State
+from engine.princes.commands import Deal
+from engine.princes.events import Event, GameStarted
+from engine.princes.game import apply, chance_due, new_state, seeded_chance, start_game
+from engine.princes.ruleset import RULES
+from engine.princes.state import CHANCE, State
 from engine.undo import START, Tracker, is_undo_command
 from engine.undo import play as play_command
 from notation import (

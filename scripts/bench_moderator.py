@@ -50,9 +50,9 @@ sys.path.insert(0, str(ROOT))
 
 from sqlmodel import select  # noqa: E402
 
-from engine.game import new_state, start_game, to_act  # noqa: E402
-from engine.legal import legal_commands  # noqa: E402
-from engine.state import CHANCE  # noqa: E402
+from engine.princes.game import new_state, start_game, to_act  # noqa: E402
+from engine.princes.legal import legal_commands  # noqa: E402
+from engine.princes.state import CHANCE  # noqa: E402
 from notation import format_command  # noqa: E402
 from pbem.config import Config  # noqa: E402
 from pbem.moderator import Moderator, Played, PlayerSpec, resolve_chance  # noqa: E402
@@ -120,7 +120,7 @@ def scripted_game(players: list[PlayerSpec], seed: str, tokens: list[str], domai
         msg["Message-ID"] = make_msgid(domain="bench.test")
         msg.set_content(f"@v{played.state.version}\n{format_command(cmd)}\n")
         mails.append(msg)
-        from engine.game import apply
+        from engine.princes.game import apply
 
         played.state, _ = apply(played.state, seat, cmd)
         resolve_chance(played, seed)

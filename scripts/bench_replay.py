@@ -7,7 +7,7 @@ as *seeded* logs (no chance lines: the seed gives them). Then, on one core:
 
   full     pbem.logs.replay_log(text): the whole path, with every check
   parse    list(notation.iter_log(text)): the notation reader alone
-  engine   engine.game.apply over the pre-parsed (seat, command) pairs alone
+  engine   engine.princes.game.apply over the pre-parsed (seat, command) pairs alone
   other    full - parse - engine: replay_log's own bookkeeping (and, for seeded logs,
            deriving each deal and draw from the seed)
 
@@ -42,10 +42,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.commands import Command  # noqa: E402
-from engine.game import apply, new_state, start_game  # noqa: E402
+from engine.princes.commands import Command  # noqa: E402
+from engine.princes.game import apply, new_state, start_game  # noqa: E402
+from engine.princes.state import CHANCE  # noqa: E402
 from engine.selfplay import play_random  # noqa: E402
-from engine.state import CHANCE  # noqa: E402
 from notation import Chance, Move, Tag, iter_log  # noqa: E402
 from pbem.logs import format_game_log, replay_log, result_tag  # noqa: E402
 

@@ -2,7 +2,7 @@
 
 The format is described in tests/cases/README.md. `load_cases` reads every file into
 `Case` objects; `run_case` builds the starting position (a real setup, or a position
-written down in GIVEN), applies the LOG lines with `engine.game.apply` and checks every
+written down in GIVEN), applies the LOG lines with `engine.princes.game.apply` and checks every
 EXPECT line, plus the invariants every case gets for free:
 
 * a refused command leaves the state exactly as it was (and is not listed by
@@ -26,18 +26,19 @@ from pathlib import Path
 from typing import Any
 
 import notation
-from engine import decks, grid
-from engine.commands import ChanceCommand, Command, PlayerCommand
+from engine import decks
 from engine.errors import IllegalMoveError, NotationError
-from engine.events import EVENT_TYPES, Event, Reverted, from_dict, to_dict
-from engine.game import evolve, new_state, seeded_chance, start_game
-from engine.legal import legal_commands
-from engine.ruleset import FREEDOMS, LANDSCAPES, RULES
-from engine.scoring import count
-from engine.state import CHANCE, Player, State
+from engine.princes import grid
+from engine.princes.commands import ChanceCommand, Command, PlayerCommand
+from engine.princes.events import EVENT_TYPES, Event, Reverted, from_dict, to_dict
+from engine.princes.game import evolve, new_state, seeded_chance, start_game
+from engine.princes.legal import legal_commands
+from engine.princes.ruleset import FREEDOMS, LANDSCAPES, RULES
+from engine.princes.scoring import count
+from engine.princes.state import CHANCE, Player, State
+from engine.princes.views import view_for
 from engine.undo import START, Tracker, legal_undo_commands
 from engine.undo import play as undo_play
-from engine.views import view_for
 
 CASES_DIR = Path(__file__).resolve().parents[1] / "cases" / "princes"
 DEFAULT_PLAYERS = ("anna", "bas", "chris", "dirk")

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 
-from engine.commands import Command
-from engine.events import Event
-from engine.game import apply, new_state, start_game
+from engine.princes.commands import Command
+from engine.princes.events import Event
+from engine.princes.game import apply, new_state, start_game
+from engine.princes.state import State
 from engine.selfplay import Playout, play_random
-from engine.state import State
 
 
 @cache

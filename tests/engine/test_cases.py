@@ -7,7 +7,7 @@ import re
 import pytest
 from princes_cases import CASES_DIR, Case, load_cases, run_case
 
-from engine.ruleset import RULES
+from engine.princes.ruleset import RULES
 
 CASES = load_cases()
 BY_ID = {c.id: c for c in CASES}

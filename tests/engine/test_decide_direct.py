@@ -12,7 +12,8 @@ import copy
 import pytest
 from princes_cases import Line, build_given
 
-from engine.commands import (
+from engine.errors import IllegalMoveError
+from engine.princes.commands import (
     Bid,
     Build,
     Command,
@@ -23,9 +24,8 @@ from engine.commands import (
     Sell,
     Work,
 )
-from engine.errors import IllegalMoveError
-from engine.game import decide
-from engine.state import CHANCE
+from engine.princes.game import decide
+from engine.princes.state import CHANCE
 
 PLAYERS = ("anna", "bas", "chris", "dirk")
 ACTION = build_given(PLAYERS, [

@@ -25,13 +25,13 @@ from typing import Any
 import pytest
 from princes_playouts import playout, steps
 
-from engine.commands import Command
 from engine.errors import IllegalMoveError
-from engine.events import Event, PrestigeScored, Recruited, WorkCompleted, is_visible
-from engine.game import decide
-from engine.ruleset import RULES
-from engine.state import State
-from engine.views import View, events_visible_to, view_for
+from engine.princes.commands import Command
+from engine.princes.events import Event, PrestigeScored, Recruited, WorkCompleted, is_visible
+from engine.princes.game import decide
+from engine.princes.ruleset import RULES
+from engine.princes.state import State
+from engine.princes.views import View, events_visible_to, view_for
 
 GAMES = [(n, seed) for n in (3, 4, 5) for seed in range(3)]
 CARD_NAMES = frozenset((*RULES.professions, *RULES.bonus, *RULES.prestige))
@@ -151,7 +151,7 @@ def test_open_money_shows_florins() -> None:
 
 
 def _sweep(state: State, seat: int) -> Iterator[Command]:
-    from engine.commands import Choose, Keep, Recruit, Work
+    from engine.princes.commands import Choose, Keep, Recruit, Work
 
     for i, p in enumerate(state.players):
         if i == seat:

@@ -16,8 +16,9 @@ from itertools import combinations, islice
 import pytest
 from princes_playouts import playout, steps
 
-from engine import grid
-from engine.commands import (
+from engine.errors import IllegalMoveError
+from engine.princes import grid
+from engine.princes.commands import (
     Bid,
     Build,
     Choose,
@@ -35,11 +36,10 @@ from engine.commands import (
     TakeProfession,
     Work,
 )
-from engine.errors import IllegalMoveError
-from engine.game import decide, seeded_chance, to_act
-from engine.legal import legal_commands
-from engine.ruleset import FREEDOMS, LANDSCAPES, OBJECTS, RULES
-from engine.state import CHANCE, State
+from engine.princes.game import decide, seeded_chance, to_act
+from engine.princes.legal import legal_commands
+from engine.princes.ruleset import FREEDOMS, LANDSCAPES, OBJECTS, RULES
+from engine.princes.state import CHANCE, State
 
 GAMES = [(3, 1), (4, 1), (5, 1)]
 SWEEP_EVERY = 6

@@ -14,13 +14,13 @@ from collections import Counter
 import pytest
 from princes_playouts import playout
 
-from engine import grid
-from engine.events import AuctionWon, Event, GameStarted, WorkCompleted, from_dict, to_dict
-from engine.game import evolve, new_state, replay
-from engine.legal import legal_commands
-from engine.ruleset import FREEDOMS, LANDSCAPES, RULES
+from engine.princes import grid
+from engine.princes.events import AuctionWon, Event, GameStarted, WorkCompleted, from_dict, to_dict
+from engine.princes.game import evolve, new_state, replay
+from engine.princes.legal import legal_commands
+from engine.princes.ruleset import FREEDOMS, LANDSCAPES, RULES
+from engine.princes.state import CHANCE, State
 from engine.selfplay import play_random
-from engine.state import CHANCE, State
 
 GAMES = [(n, seed) for n in (3, 4, 5) for seed in range(20)]
 

@@ -7,11 +7,11 @@ import random
 import pytest
 
 from engine.chain import GENESIS, chain, chained_json, link, seed_commitment
-from engine.commands import Agree, Command, Refuse, Undo
-from engine.events import CardsDrawn, Event, ProfessionsDealt, Reverted
-from engine.game import new_state, replay, seeded_chance, start_game, to_act
-from engine.legal import legal_commands
-from engine.state import CHANCE, State, replace
+from engine.princes.commands import Agree, Command, Refuse, Undo
+from engine.princes.events import CardsDrawn, Event, ProfessionsDealt, Reverted
+from engine.princes.game import new_state, replay, seeded_chance, start_game, to_act
+from engine.princes.legal import legal_commands
+from engine.princes.state import CHANCE, State, replace
 from engine.undo import START, Tracker, legal_undo_commands, play
 
 

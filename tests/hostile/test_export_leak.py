@@ -11,7 +11,7 @@ import sys
 from datetime import timedelta
 from pathlib import Path
 
-from engine.events import (
+from engine.princes.events import (
     CardChosen,
     CardsDrawn,
     Event,
@@ -20,8 +20,8 @@ from engine.events import (
     Recruited,
     WorkCompleted,
 )
-from engine.game import to_act
-from engine.state import State
+from engine.princes.game import to_act
+from engine.princes.state import State
 from notation import parse_log
 from pbem.config import Config
 from pbem.logs import replay_log

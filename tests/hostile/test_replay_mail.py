@@ -6,7 +6,7 @@ import copy
 from email.message import EmailMessage
 from email.utils import make_msgid
 
-from engine.game import to_act
+from engine.princes.game import to_act
 from pbem.guard import mail_digest, normal_date
 from pbem.moderator import Moderator
 from pbem.store import PlayedMail, moves_of

@@ -24,7 +24,7 @@ import pytest
 from imap_tools import MailBoxStartTls
 from sqlmodel import func, select
 
-from engine.game import to_act
+from engine.princes.game import to_act
 from pbem.config import Config
 from pbem.moderator import Moderator, PlayerSpec
 from pbem.runner import poll_once

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from sqlmodel import func, select
 
-from engine.state import CHANCE
+from engine.princes.state import CHANCE
 from pbem.config import Config
 from pbem.moderator import Moderator, PlayerSpec
 from pbem.scripted_tables import Tables

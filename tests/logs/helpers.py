@@ -7,9 +7,9 @@ import functools
 from collections.abc import Sequence
 
 from engine.errors import IllegalMoveError, NotationError
-from engine.game import apply, chance_due, seeded_chance
+from engine.princes.game import apply, chance_due, seeded_chance
+from engine.princes.state import CHANCE, State
 from engine.selfplay import Playout, play_random
-from engine.state import CHANCE, State
 from notation import parse_chance, parse_command
 from pbem.logs import format_game_log, result_tag
 

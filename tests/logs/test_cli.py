@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from engine.game import apply, new_state, start_game
+from engine.princes.game import apply, new_state, start_game
+from engine.princes.state import CHANCE
 from engine.selfplay import play_random
-from engine.state import CHANCE
 from pbem.cli import app
 from pbem.logs import replay_log
 

@@ -8,8 +8,8 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.game import replay
-from engine.views import view_for
+from engine.princes.game import replay
+from engine.princes.views import view_for
 from notation import (
     BONUS_CARDS,
     BUILDINGS,

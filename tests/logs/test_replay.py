@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from engine.game import replay
+from engine.princes.game import replay
 from notation import Chance, RoundMarker, parse_log
 from pbem.logs import (
     LEGAL_CAP,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.commands import (
+from engine.errors import AmbiguousError, NotationError
+from engine.princes.commands import (
     Bid,
     Build,
     Choose,
@@ -24,8 +25,7 @@ from engine.commands import (
     Work,
     canonical_cells,
 )
-from engine.errors import AmbiguousError, NotationError
-from engine.ruleset import RULES
+from engine.princes.ruleset import RULES
 from notation import (
     BONUS_CARDS,
     CARDS,

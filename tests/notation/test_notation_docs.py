@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.errors import NotationError
-from engine.ruleset import DECKS, FREEDOMS, LANDSCAPES, OBJECTS, RULES
+from engine.princes.ruleset import DECKS, FREEDOMS, LANDSCAPES, OBJECTS, RULES
 from notation import VERBS, format_command, parse_command, parse_log
 
 DOC = (Path(__file__).parents[2] / "docs" / "notation.md").read_text(encoding="utf-8")

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.commands import Deal, Draw, Keep, Pass, Recruit, Work
 from engine.errors import AmbiguousError, NotationError
+from engine.princes.commands import Deal, Draw, Keep, Pass, Recruit, Work
 from notation import (
     Chance,
     Comment,

@@ -7,7 +7,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine.commands import (
+from engine.errors import NotationError
+from engine.princes.commands import (
     Agree,
     Bid,
     Build,
@@ -33,8 +34,7 @@ from engine.commands import (
     Work,
     canonical_cells,
 )
-from engine.errors import NotationError
-from engine.ruleset import DECKS, FREEDOMS, LANDSCAPES, OBJECTS, RULES
+from engine.princes.ruleset import DECKS, FREEDOMS, LANDSCAPES, OBJECTS, RULES
 from notation import (
     CELL_ORDER,
     KNOWN_TAGS,

@@ -3,7 +3,7 @@ from __future__ import annotations
 from datetime import datetime
 from email.message import EmailMessage
 
-from engine.state import State
+from engine.princes.state import State
 from pbem.moderator import Moderator
 from pbem.runner import PassReport, poll_once
 from pbem.store import Game

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from sqlmodel import func, select
 
-from engine.game import to_act
+from engine.princes.game import to_act
 from pbem.config import Config
 from pbem.moderator import Moderator
 from pbem.runner import poll_once, transports

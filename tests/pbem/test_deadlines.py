@@ -8,10 +8,10 @@ from datetime import timedelta
 import pytest
 from freezegun import freeze_time
 
-from engine.commands import Choose, Done, Keep, Pass, Place
-from engine.game import decide, replay, to_act
+from engine.princes.commands import Choose, Done, Keep, Pass, Place
+from engine.princes.game import decide, replay, to_act
+from engine.princes.state import CHANCE
 from engine.selfplay import play_random
-from engine.state import CHANCE
 from pbem.moderator import auto_command
 from pbem.runner import poll_once
 from pbem.store import Game, utcnow

@@ -15,7 +15,7 @@ import random
 import re
 from datetime import timedelta
 
-from engine.events import (
+from engine.princes.events import (
     CardChosen,
     CardsDrawn,
     PrestigeScored,
@@ -23,9 +23,9 @@ from engine.events import (
     ProfessionsKept,
     WorkCompleted,
 )
-from engine.game import to_act
-from engine.state import CHANCE, State
-from engine.views import view_for
+from engine.princes.game import to_act
+from engine.princes.state import CHANCE, State
+from engine.princes.views import view_for
 from notation import BONUS_CARDS, PRESTIGE_CARDS, PROFESSIONS
 from pbem.outbound import status_context
 from pbem.scripted import ScriptedPlayer, pick_actor
@@ -104,7 +104,7 @@ def test_a_whole_game_by_mail_leaks_nothing(mod, mailbox, smtp) -> None:
 
 
 def test_status_mail_does_not_depend_on_other_seats_secrets(mod, mailbox, smtp) -> None:
-    from engine.game import replay
+    from engine.princes.game import replay
     from engine.selfplay import play_random
 
     playout = play_random(4, 11)

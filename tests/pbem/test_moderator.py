@@ -6,8 +6,8 @@ from datetime import timedelta
 
 from sqlmodel import select
 
-from engine.game import to_act
-from engine.legal import legal_commands
+from engine.princes.game import to_act
+from engine.princes.legal import legal_commands
 from pbem.store import EventRow, Game, InboundMail, OutMail, Seat, event_rows
 
 from .fakes import NOW, PLAYERS, FakeSmtp, mail
@@ -237,7 +237,7 @@ def test_events_form_a_hash_chain(mod, game, mailbox, smtp) -> None:
     """Each row chains to the one before; private events (the deals) are sealed with
     the game's seed, so the chain can be recomputed only once the seed is known."""
     from engine.chain import GENESIS, link
-    from engine.events import from_dict
+    from engine.princes.events import from_dict
 
     run(mod, mailbox, smtp)
     with mod.store.read() as s:
@@ -256,7 +256,7 @@ def test_events_form_a_hash_chain(mod, game, mailbox, smtp) -> None:
 def test_concurrent_append_conflicts(mod, game) -> None:
     import pytest
 
-    from engine.events import TurnEnded
+    from engine.princes.events import TurnEnded
     from pbem.errors import ConflictError
     from pbem.store import append_events
 
@@ -282,9 +282,9 @@ def test_commands_after_a_draw_are_refused_without_revealing_it(mod, mailbox, sm
     # Play on the engine until someone may buy a profession card.
     import random
 
-    from engine.commands import TakeProfession
-    from engine.game import apply, seeded_chance
-    from engine.state import CHANCE
+    from engine.princes.commands import TakeProfession
+    from engine.princes.game import apply, seeded_chance
+    from engine.princes.state import CHANCE
 
     rng = random.Random(3)
     while True:

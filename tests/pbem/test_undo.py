@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.events import Reverted
-from engine.game import replay
+from engine.princes.events import Reverted
+from engine.princes.game import replay
 from pbem.moderator import Moderator
 from pbem.store import Game, load_events, moves_of
 
@@ -133,7 +133,7 @@ def test_commands_are_stored_with_the_version_they_were_given_at(mod, game, mail
 def test_notices_and_the_first_mail_quote_the_position_and_the_stamp(mod, game, mailbox,
                                                                      smtp) -> None:
     from engine import __version__
-    from engine.ruleset import RULES
+    from engine.princes.ruleset import RULES
 
     from .fakes import NOW
 

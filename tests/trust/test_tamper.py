@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from engine.commands import Command
-from engine.game import chance_due, new_state, start_game
-from engine.legal import legal_commands
-from engine.state import CHANCE, State
+from engine.princes.commands import Command
+from engine.princes.game import chance_due, new_state, start_game
+from engine.princes.legal import legal_commands
+from engine.princes.state import CHANCE, State
 from engine.undo import START
 from engine.undo import play as undo_play
 from notation import Chance, Move, Tag, format_command, iter_log

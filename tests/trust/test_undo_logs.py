@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from engine.commands import Agree, Command, Keep, Open, Pass, Refuse, TakeProfession, Undo
-from engine.events import Reverted
-from engine.game import new_state, seeded_chance, start_game, to_act
-from engine.state import CHANCE
+from engine.princes.commands import Agree, Command, Keep, Open, Pass, Refuse, TakeProfession, Undo
+from engine.princes.events import Reverted
+from engine.princes.game import new_state, seeded_chance, start_game, to_act
+from engine.princes.state import CHANCE
 from engine.undo import START
 from engine.undo import play as undo_play
 from pbem.logs import format_game_log, replay_log
@@ -52,7 +52,7 @@ def test_a_log_with_an_undo_replays() -> None:
 def test_an_undo_past_an_implicit_draw_is_refused_on_its_line() -> None:
     """In a seeded log the draw after `profession` has no line of its own: the undo
     still may not cross it."""
-    from engine.game import apply
+    from engine.princes.game import apply
 
     moves = _moves()
     state = new_state(start_game(PLAYERS))

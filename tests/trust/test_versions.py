@@ -59,10 +59,10 @@ def _restamp(text: str, engine: str, change_at: int | None = None) -> str:
     import dataclasses
 
     from engine.chain import chain
-    from engine.commands import Command
-    from engine.events import Event, GameStarted
-    from engine.game import new_state
-    from engine.state import CHANCE
+    from engine.princes.commands import Command
+    from engine.princes.events import Event, GameStarted
+    from engine.princes.game import new_state
+    from engine.princes.state import CHANCE
     from engine.undo import START
     from engine.undo import play as undo_play
     from notation import Chance, Move, Tag, iter_log, split_players
@@ -95,7 +95,7 @@ def _restamp(text: str, engine: str, change_at: int | None = None) -> str:
 
 
 def test_a_log_judged_by_another_engine_version_is_replayed_and_compared() -> None:
-    from engine.events import BuildingBuilt
+    from engine.princes.events import BuildingBuilt
 
     path = next(p for p in FIXTURES if p.parent.name == __version__)
     text = path.read_text("utf-8")

@@ -12,7 +12,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain
 from typing import Any
 
-from . import __version__, decks, grid
+from engine import __version__, decks
+from engine.errors import ChanceError, GameOverError, IllegalMoveError, NotYourTurnError
+
+from . import grid
 from .commands import (
     Agree,
     Bid,
@@ -36,7 +39,6 @@ from .commands import (
     Undo,
     Work,
 )
-from .errors import ChanceError, GameOverError, IllegalMoveError, NotYourTurnError
 from .events import (
     AuctionEnded,
     AuctionWon,

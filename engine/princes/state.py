@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from .decks import Deck
+from engine.decks import Deck
 
 CHANCE = -1  # the pseudo-seat that deals and draws
 

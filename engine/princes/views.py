@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from . import decks, grid
+from engine import decks
+
+from . import grid
 from .events import Event, redact
 from .game import to_act
 from .ruleset import RULES

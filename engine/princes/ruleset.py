@@ -166,7 +166,7 @@ def parse_rules(data: Mapping[str, Any]) -> Rules:
 def load_rules(text: str | None = None) -> Rules:
     """Load the rules from TOML text, or from the packaged data file."""
     if text is None:
-        text = resources.files("engine").joinpath("data/princes.toml").read_text("utf-8")
+        text = resources.files("engine.princes").joinpath("data/princes.toml").read_text("utf-8")
     return parse_rules(tomllib.loads(text))
 
 

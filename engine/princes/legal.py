@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from . import decks, grid
+from engine import decks
+
+from . import grid
 from .commands import (
     Bid,
     Build,

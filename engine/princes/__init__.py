@@ -1,0 +1,1 @@
+"""The Princes of Florence: its rules, state, events and commands."""
