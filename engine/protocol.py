@@ -1,0 +1,248 @@
+"""The game seam: what every game gives the rest of pbem.
+
+pbem moderates, replays, verifies, exports and self-plays any game that implements
+`Game` and is registered (`engine.registry`). The generic modules (`engine.match`,
+`engine.undo`, `engine.chain`, `engine.selfplay`, the notation's log reader and the
+whole shell) talk to a game only through this protocol; they never import a game.
+
+The cut follows the mature multi-game engines: a game is a value with pure functions
+over its own state (boardgame.io's Game object, OpenSpiel's Game/State), chance is a
+seat (OpenSpiel's chance player), variants are named up front with their player
+counts (python-chess's variants), and a contract test runs over every registered
+game (brdgme's `Gamer` contract). What pbem adds: exact errors (`engine.errors`),
+events that are stored, hash-chained and sealed (`engine.chain`), and undo by
+consent (`engine.undo`).
+
+A game's state carries the rules data of its variant as a value: never a global,
+never an event field, so it never enters the hash chain.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
+
+CHANCE = -1
+"""The pseudo-seat that deals, draws and rolls (OpenSpiel's chance player)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A game option chosen at setup, kept in the game's first event and written in
+    logs as the header tag `tag` (for example Princes' `[Money "open"]`).
+
+    `choices` are the spellings the tag may take, the first being the default.
+    """
+
+    name: str  # the keyword of the first event and of `Game.start`
+    tag: str  # the log's header tag
+    choices: tuple[str, ...]
+    help: str = ""
+
+    @property
+    def default(self) -> str:
+        return self.choices[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A way to play the game: its name, player counts and options."""
+
+    name: str
+    min_players: int
+    max_players: int
+    options: tuple[Option, ...] = ()
+    help: str = ""
+
+    def admits(self, players: int) -> bool:
+        return self.min_players <= players <= self.max_players
+
+    @property
+    def counts(self) -> str:
+        """The player counts as people say them: "3-5" or "2"."""
+        if self.min_players == self.max_players:
+            return str(self.min_players)
+        return f"{self.min_players}-{self.max_players}"
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One player's result: score (victory points, or the game's own measure), the
+    tie-break values in order, and the place (1 is best; shared on a true tie)."""
+
+    seat: int
+    name: str
+    score: int
+    tiebreaks: tuple[int, ...]
+    place: int
+    fields: Mapping[str, int]  # the game's own numbers, by name (e.g. pp, florins)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The outcome of a finished game: standings in seat order, and the winners."""
+
+    standings: tuple[Standing, ...]
+    winners: tuple[int, ...]
+
+    def ranked(self) -> list[Standing]:
+        """Standings best first (by place, then seat)."""
+        return sorted(self.standings, key=lambda s: (s.place, s.seat))
+
+
+@runtime_checkable
+class GameState(Protocol):
+    """What every game's state shows the generic code."""
+
+    @property
+    def version(self) -> int:
+        """The number of events folded in."""
+        ...
+
+    @property
+    def finished(self) -> bool: ...
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The players' names in seat order."""
+        ...
+
+
+class GameEvent(Protocol):
+    """What every event shows the generic code: whether it carries hidden values."""
+
+    private: ClassVar[bool]
+
+
+S = TypeVar("S", bound=GameState)
+
+
+@runtime_checkable
+class Game(Protocol[S]):
+    """A game pbem can moderate. All methods are pure; none keeps state.
+
+    Commands and events are the game's own frozen dataclasses. Commands have a
+    `verb`; events have `private` (hidden values inside, shown only to the event's
+    `seat`) and a `version`, and their canonical JSON (`to_dict`) is what the hash
+    chain covers, so their type names and fields never change once games exist.
+    """
+
+    name: str  # the registry key and the log's [Game] tag, e.g. "princes-of-florence"
+    title: str  # as people write it
+    version: str  # the engine version that judges its games (stamped in the first event)
+    edition: str  # the edition of its rules data
+    variants: Mapping[str, Variant]  # the first is the default
+
+    # --- setup
+    def start(self, players: Sequence[str], *, variant: str, options: Mapping[str, str],
+              commitment: str, seeded: bool) -> Any:
+        """The first event of a new game (options by `Option.name`, as strings).
+
+        Raises:
+            IllegalMoveError: an unknown variant or option value, a player count the
+                variant does not admit, or a repeated name.
+        """
+        ...
+
+    def new_state(self, first: Any) -> S:
+        """The state right after the first event."""
+        ...
+
+    def setup_of(self, first: Any) -> tuple[str, Mapping[str, str]]:
+        """The variant and options (by `Option.name`) a first event records."""
+        ...
+
+    # --- play
+    def apply(self, state: S, seat: int, command: Any) -> tuple[S, list[Any]]:
+        """Decide a command and fold its events and those that follow automatically.
+
+        Raises:
+            IllegalMoveError: the command breaks a rule; nothing changes.
+        """
+        ...
+
+    def evolve(self, state: S, event: Any) -> S:
+        """The state after one more event (never `Reverted`: `engine.match` folds it)."""
+        ...
+
+    def with_version(self, state: S, version: int) -> S:
+        """The same position at another version (after an agreed undo)."""
+        ...
+
+    def to_act(self, state: S) -> tuple[int, ...]:
+        """The seats that may act now; (CHANCE,) when chance is due."""
+        ...
+
+    def chance_due(self, state: S) -> Any | None:
+        """What chance must state next (a deal, draw or roll), or None."""
+        ...
+
+    def resolve_chance(self, state: S, seed: str) -> Any:
+        """The chance command the seed gives now (a function of the seed and the
+        state only).
+
+        Raises:
+            IllegalMoveError: no chance is due.
+        """
+        ...
+
+    def same_chance(self, state: S, command: Any) -> bool:
+        """True if a stated chance command matches the seeded one for this state's
+        game (used to check a seeded log's chance lines)."""
+        ...
+
+    def legal_commands(self, state: S, seat: int) -> list[Any]:
+        """The commands `seat` may give now, in a stable order (undo commands aside)."""
+        ...
+
+    def late_command(self, state: S, seat: int) -> Any:
+        """What the moderator plays for `seat` when its deadline passes."""
+        ...
+
+    def random_command(self, state: S, seat: int, rng: random.Random) -> Any:
+        """A random legal command for self-play (uniform unless the game says why not).
+
+        Raises:
+            IllegalMoveError: `seat` has nothing to do.
+        """
+        ...
+
+    def crossing_error(self, events: Iterable[Any]) -> str | None:
+        """Why an undo may not take these events back (chance, revealed information),
+        or None."""
+        ...
+
+    def result(self, state: S) -> Result | None:
+        """Scores, places and winners of a finished game; None while it runs."""
+        ...
+
+    def progress(self, state: S) -> tuple[int, str]:
+        """The round and the phase, for summaries."""
+        ...
+
+    # --- what leaves the engine
+    def view(self, state: S, seat: int | None) -> Any:
+        """What `seat` may see (None: the public)."""
+        ...
+
+    def redact(self, event: Any, seat: int | None) -> Any:
+        """The event as `seat` may see it (hidden values of other seats blanked)."""
+        ...
+
+    def is_visible(self, event: Any, seat: int | None) -> bool:
+        """True if `seat` may see every field of the event."""
+        ...
+
+    def to_dict(self, event: Any) -> dict[str, Any]:
+        """A JSON-ready dict of the event: `type`, `v` and its fields."""
+        ...
+
+    def from_dict(self, data: dict[str, Any]) -> Any:
+        """Rebuild an event from `to_dict` output.
+
+        Raises:
+            KeyError: an unknown event type.
+        """
+        ...
