@@ -1,8 +1,10 @@
-"""The functional core of pbem: the rules of The Princes of Florence.
+"""The functional core of pbem: the rules of its games.
 
 Pure and deterministic: no I/O, no clock, no global random. Commands are decided
-into events, state is a fold over events, and `view_for` is the only way state
-leaves the engine.
+into events, state is a fold over events, and a game's view is the only way state
+leaves the engine. Each game lives in a subpackage (`engine/<game>/`) and implements
+`engine.protocol.Game`; `engine.registry` finds it by name; `engine.match` plays any
+of them.
 """
 
 # Stamped into every game (GameStarted.engine) with the rules edition: a result is

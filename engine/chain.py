@@ -24,7 +24,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from .princes.events import Event, redact, to_dict
+from .codec import redact, to_dict
 
 GENESIS = "0" * 64
 
@@ -33,12 +33,12 @@ def _dumps(d: dict[str, Any]) -> str:
     return json.dumps(d, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 
-def canonical_json(event: Event) -> str:
+def canonical_json(event: Any) -> str:
     """The event as compact JSON with sorted keys (what the store keeps)."""
     return _dumps(to_dict(event))
 
 
-def chained_json(prev: str, event: Event, key: str | None = None) -> str:
+def chained_json(prev: str, event: Any, key: str | None = None) -> str:
     """What the chain hashes for `event` after the hash `prev`.
 
     Public events, and every event when `key` is None: `canonical_json(event)`.
@@ -53,13 +53,13 @@ def chained_json(prev: str, event: Event, key: str | None = None) -> str:
     return _dumps(d)
 
 
-def link(prev: str, event: Event, key: str | None = None) -> str:
+def link(prev: str, event: Any, key: str | None = None) -> str:
     """The hash of `event` following the hash `prev` (hex sha256); private events
     are sealed with `key` (the game's seed) when one is given."""
     return hashlib.sha256(f"{prev}\n{chained_json(prev, event, key)}".encode()).hexdigest()
 
 
-def chain(events: Iterable[Event], prev: str = GENESIS, key: str | None = None) -> list[str]:
+def chain(events: Iterable[Any], prev: str = GENESIS, key: str | None = None) -> list[str]:
     """The hash after each event, in order."""
     out = []
     for e in events:

@@ -129,7 +129,7 @@ class Game(Protocol[S]):
     chain covers, so their type names and fields never change once games exist.
     """
 
-    name: str  # the registry key and the log's [Game] tag, e.g. "princes-of-florence"
+    name: str  # the registry key and the value of a log's [Game] tag
     title: str  # as people write it
     version: str  # the engine version that judges its games (stamped in the first event)
     edition: str  # the edition of its rules data

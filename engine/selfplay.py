@@ -1,7 +1,7 @@
-"""Random legal games: for tests, fuzzing and benchmarks.
+"""Random legal games of any game: for tests, fuzzing and benchmarks.
 
-The generator is a local `random.Random(seed)`, never the global one; deals and
-draws come from the game seed as in a real seeded game.
+The generator is a local `random.Random(seed)`, never the global one; chance comes
+from the game seed as in a real seeded game.
 """
 
 from __future__ import annotations
@@ -9,14 +9,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from .princes.commands import Command, Sell
-from .princes.events import Event
-from .princes.game import apply, new_state, seeded_chance, start_game, to_act
-from .princes.legal import legal_commands
-from .princes.state import CHANCE, State
+from .match import Match
+from .protocol import CHANCE, Game
 
-NAMES = ("anna", "bas", "chris", "dirk", "eva")
+NAMES = ("anna", "bas", "chris", "dirk", "eva", "femke", "gijs", "hanna")
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,40 +23,34 @@ class Playout:
 
     players: tuple[str, ...]
     seed: str
-    moves: tuple[tuple[int, Command], ...]  # (seat or CHANCE, command)
-    events: tuple[Event, ...]
-    state: State
+    moves: tuple[tuple[int, Any], ...]  # (seat or CHANCE, command)
+    events: tuple[Any, ...]
+    state: Any
 
 
 def play_random(
-    n_players: int = 4, seed: int | str = 0, *, players: Sequence[str] | None = None,
-    sell_chance: float = 0.02, max_moves: int = 5000,
+    game: Game[Any], n_players: int, seed: int | str = 0, *,
+    players: Sequence[str] | None = None, variant: str | None = None,
+    max_moves: int = 5000,
 ) -> Playout:
-    """Play a whole game with uniformly random legal choices.
+    """Play a whole game with random legal choices (`Game.random_command`).
 
-    Selling fame is offered only now and then (`sell_chance`), so games look like
-    games. Raises AssertionError if the game does not end within `max_moves`.
+    Raises:
+        IllegalMoveError: the game refuses the player count or variant.
+        AssertionError: the game does not end within `max_moves`.
     """
     names = tuple(players or NAMES[:n_players])
     rng = random.Random(f"selfplay|{seed}")
-    started = start_game(names)
-    state = new_state(started)
-    events: list[Event] = [started]
-    moves: list[tuple[int, Command]] = []
     game_seed = f"selfplay-{seed}"
-    while not state.finished:
+    match = Match.start(game, names, variant=variant, seed=game_seed)
+    moves: list[tuple[int, Any]] = []
+    while not match.finished:
         assert len(moves) < max_moves, "random game did not end"
-        actors = to_act(state)
-        seat = rng.choice(actors)
+        seat = rng.choice(match.to_act())
         if seat == CHANCE:
-            cmd: Command = seeded_chance(state, game_seed)
+            cmd = match.seeded_command()
         else:
-            options = legal_commands(state, seat, free=False)
-            if state.players[seat].fame and rng.random() < sell_chance:
-                cmd = Sell(1)
-            else:
-                cmd = rng.choice(options)
-        state, new = apply(state, seat, cmd)
+            cmd = game.random_command(match.state, seat, rng)
+        match.play(seat, cmd)
         moves.append((seat, cmd))
-        events.extend(new)
-    return Playout(names, game_seed, tuple(moves), tuple(events), state)
+    return Playout(names, game_seed, tuple(moves), tuple(match.events), match.state)

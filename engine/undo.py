@@ -2,11 +2,11 @@
 
 The protocol, shared by the moderator and the log replayer:
 
-* `undo`: the player who gave the last command (a move, not a deal or draw) asks
-  to take it back, while nobody has moved since. Refused when the command's events,
-  or the deals and draws after it, cross a barrier (`game.crossing_error`: a deal
-  or draw, a choice of cards, a work, the end of the game or another undo), or when
-  a request is already waiting.
+* `undo`: the player who gave the last command (a move, not chance) asks to take
+  it back, while nobody has moved since. Refused when the command's events, or the
+  chance events after it, cross a barrier (the game's `crossing_error`: chance,
+  hidden information made known, the end of the game; and always another undo), or
+  when a request is already waiting.
 * `agree`: each other player must agree. When the last one does, a `Reverted`
   event is appended and the game goes back to where the command was given.
 * `refuse` by anyone, or any other accepted command, cancels the request.
@@ -20,13 +20,13 @@ playing the commands again from the start (`play` on each).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
+from .consent import Agree, Refuse, Reverted, Undo
 from .errors import GameOverError, IllegalMoveError
-from .princes.commands import Agree, Command, Refuse, Undo
-from .princes.events import Event, Reverted
-from .princes.game import apply, chance_due, crossing_error
-from .princes.state import CHANCE, State, replace
+from .protocol import CHANCE, Game, GameState
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,9 +35,9 @@ class Last:
     and every event since (its own, the automatic ones and the deals and draws)."""
 
     seat: int
-    before: State
-    command: Command
-    events: tuple[Event, ...]
+    before: Any  # the game's state
+    command: Any
+    events: tuple[Any, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,17 +66,28 @@ class Tracker:
 START = Tracker()
 
 
-def is_undo_command(cmd: Command) -> bool:
+def is_undo_command(cmd: object) -> bool:
     return isinstance(cmd, (Undo, Agree, Refuse))
 
 
-def undo_refusal(state: State, tracker: Tracker, seat: int) -> IllegalMoveError | None:
+def crossing_error(game: Game[Any], undone: Iterable[Any]) -> str | None:
+    """Why the events `undone` may not be taken back, or None: another undo, or what
+    the game forbids (`Game.crossing_error`)."""
+    undone = tuple(undone)
+    why = game.crossing_error(undone)
+    if why is None and any(isinstance(e, Reverted) for e in undone):
+        return "an undo may not go back past another undo"
+    return why
+
+
+def undo_refusal(game: Game[Any], state: GameState, tracker: Tracker,
+                 seat: int) -> IllegalMoveError | None:
     """Why `seat` may not ask for an undo now, or None."""
     if state.finished:
         return GameOverError("the game is over", "over")
     request = tracker.request
     if request is not None:
-        who = state.players[request.seat].name
+        who = state.names[request.seat]
         return IllegalMoveError(f"{who}'s undo request is already waiting for agreement",
                                 "undo-pending")
     last = tracker.last
@@ -84,39 +95,41 @@ def undo_refusal(state: State, tracker: Tracker, seat: int) -> IllegalMoveError 
         return IllegalMoveError("there is nothing to undo: no command was given since the "
                                 "last undo (or since the start)", "undo-nothing")
     if last.seat != seat:
-        who = state.players[last.seat].name
+        who = state.names[last.seat]
         return IllegalMoveError(f"the last command was {who}'s; you may take back only your "
                                 "own last command, while nobody has moved since", "undo-own")
-    why = crossing_error(last.events)
-    if why is None and chance_due(state) is not None:
-        why = "an undo may not go back past a deal or a draw, and one is due now"
+    why = crossing_error(game, last.events)
+    if why is None and game.chance_due(state) is not None:
+        why = ("an undo may not go back past a chance event (a deal, a draw, a roll), "
+                "and one is due now")
     if why:
         return IllegalMoveError(why, "undo-barrier")
     return None
 
 
-def legal_undo_commands(state: State, tracker: Tracker, seat: int) -> list[Command]:
+def legal_undo_commands(game: Game[Any], state: GameState, tracker: Tracker,
+                        seat: int) -> list[Any]:
     """The undo commands `seat` may give now."""
     if seat == CHANCE or state.finished:
         return []
     if tracker.request is not None:
-        if seat in tracker.waiting_for(len(state.players)):
+        if seat in tracker.waiting_for(len(state.names)):
             return [Agree(), Refuse()]
         return [Refuse()] if seat == tracker.request.seat else []
-    return [Undo()] if undo_refusal(state, tracker, seat) is None else []
+    return [Undo()] if undo_refusal(game, state, tracker, seat) is None else []
 
 
-def play(state: State, tracker: Tracker, seat: int,
-         cmd: Command) -> tuple[State, list[Event], Tracker]:
+def play(game: Game[Any], state: Any, tracker: Tracker, seat: int,
+         cmd: Any) -> tuple[Any, list[Any], Tracker]:
     """Decide any command, the undo protocol's included: the new state, the events
     and the new tracker.
 
     Raises:
-        IllegalMoveError: as `game.apply`, or the undo protocol refuses the command.
+        IllegalMoveError: as `Game.apply`, or the undo protocol refuses the command.
             Nothing changes then.
     """
     if isinstance(cmd, Undo):
-        why = undo_refusal(state, tracker, seat)
+        why = undo_refusal(game, state, tracker, seat)
         if why is not None:
             raise why
         assert tracker.last is not None
@@ -135,13 +148,13 @@ def play(state: State, tracker: Tracker, seat: int,
         if seat in request.agreed:
             raise IllegalMoveError("you have agreed to this undo already", "undo-agreed")
         request = replace_request(request, request.agreed | {seat})
-        if tracker.waiting_for(len(state.players)) != (seat,):
+        if tracker.waiting_for(len(state.names)) != (seat,):
             return state, [], Tracker(tracker.last, request)
         assert tracker.last is not None
         event = Reverted(request.seat, request.to_version)
-        back = replace(tracker.last.before, version=state.version + 1)
+        back = game.with_version(tracker.last.before, state.version + 1)
         return back, [event], START
-    new_state, events = apply(state, seat, cmd)
+    new_state, events = game.apply(state, seat, cmd)
     if seat == CHANCE:
         last = tracker.last
         if last is not None:

@@ -113,12 +113,13 @@ def selfplay_command(
     """Print a complete random legal game as a log (seeded unless --recorded)."""
     import secrets
 
+    from engine.princes.definition import GAME
     from engine.selfplay import play_random
 
     from .logs import format_game_log, result_tag
 
     game_seed = seed if seed is not None else secrets.token_hex(8)
-    playout = play_random(players, game_seed)
+    playout = play_random(GAME, players, game_seed)
     tags = [("Game", "princes-of-florence"), ("Variant", "standard")]
     if not recorded:
         tags.append(("Seed", playout.seed))

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from engine.princes.commands import Undo
+from engine.princes.definition import GAME
 from engine.princes.game import to_act
 from engine.princes.state import CHANCE
 from engine.undo import legal_undo_commands
@@ -123,7 +124,7 @@ def run_demo(out_dir: Path, *, players: int = 4, seed: int = 1, typo_rate: float
                 assert game is not None
                 _, state = mod.load(s, game)
                 tracker = mod.tracker(s, game)
-            if Undo() not in legal_undo_commands(state, tracker, actor.seat):
+            if Undo() not in legal_undo_commands(GAME, state, tracker, actor.seat):
                 continue
             requests += 1
             exchange(actor, [f"@v{state.version}", "undo"])

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from engine.chain import head, seed_commitment
 from engine.princes.commands import Choose, Command, Deal, Draw, Keep
+from engine.princes.definition import GAME
 from engine.princes.events import GameStarted
 from engine.princes.game import new_state
 from engine.princes.state import CHANCE
@@ -98,7 +99,7 @@ def annotated_log(started: GameStarted, moves: Sequence[tuple[int, Command]],
     first = True
     marked = 0  # an undo may go back into the round before: each round is marked once
     for seat, cmd in moves:
-        state, _, tracker = play_command(state, tracker, seat, cmd)
+        state, _, tracker = play_command(GAME, state, tracker, seat, cmd)
         if seat != CHANCE or include_chance:
             if first:
                 lines.append("")

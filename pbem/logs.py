@@ -24,6 +24,7 @@ from typing import Any
 
 from engine.errors import IllegalMoveError, NotationError
 from engine.princes.commands import Command, Deal, Draw
+from engine.princes.definition import GAME
 from engine.princes.events import Event
 from engine.princes.game import chance_due, new_state, seeded_chance, start_game, to_act
 from engine.princes.legal import legal_commands
@@ -47,7 +48,7 @@ from notation import (
 )
 from notation.words import quote, visible
 
-GAME = "princes-of-florence"
+GAME_NAME = "princes-of-florence"
 VARIANTS = ("standard",)
 MIN_PLAYERS, MAX_PLAYERS = 3, 5
 LEGAL_CAP = 20
@@ -284,9 +285,9 @@ class _Replay:
         self.tag_lines[key] = tag.line
         value = tag.value.strip()
         if key == "game":
-            if value.lower() != GAME:
+            if value.lower() != GAME_NAME:
                 raise self._stop(tag, "illegal", f"this is a log of {quote(value)}; pbem reads "
-                                 f"logs of {GAME!r} only", "game")
+                                 f"logs of {GAME_NAME!r} only", "game")
         elif key == "variant":
             if value.lower() not in VARIANTS:
                 raise self._stop(tag, "illegal", f"unknown variant {quote(value)}; known: "
@@ -335,7 +336,7 @@ class _Replay:
         state = self.state
         assert state is not None and self.seed is not None
         while chance_due(state) is not None:
-            state, new, self.tracker = play_command(state, self.tracker, CHANCE,
+            state, new, self.tracker = play_command(GAME, state, self.tracker, CHANCE,
                                                     seeded_chance(state, self.seed))
             self.events.extend(new)
         self.state = state
@@ -358,7 +359,7 @@ class _Replay:
                                  f"expected '{line}' naming the {due.n} cards, as this log "
                                  "has no Seed tag", "chance-missing")
         try:  # engine.undo: `undo`, `agree` and `refuse` lines too
-            self.state, new, self.tracker = play_command(state, self.tracker, seat,
+            self.state, new, self.tracker = play_command(GAME, state, self.tracker, seat,
                                                          item.command)
         except IllegalMoveError as e:
             raise self._illegal(item, e, seat) from None
@@ -372,7 +373,7 @@ class _Replay:
             # Deals and draws the log leaves out come from the seed first.
             ahead, tracker, skipped = state, self.tracker, []
             while chance_due(ahead) is not None and not _same_draw(cmd, ahead):
-                ahead, new, tracker = play_command(ahead, tracker, CHANCE,
+                ahead, new, tracker = play_command(GAME, ahead, tracker, CHANCE,
                                                    seeded_chance(ahead, self.seed))
                 skipped.extend(new)
             if chance_due(ahead) is not None:
@@ -389,7 +390,7 @@ class _Replay:
                                  f"the seed: {detail}", "chance-seed",
                                  ((format_command(want),), 0))
         try:
-            self.state, new, self.tracker = play_command(state, self.tracker, CHANCE, cmd)
+            self.state, new, self.tracker = play_command(GAME, state, self.tracker, CHANCE, cmd)
         except IllegalMoveError as e:
             raise self._illegal(item, e, CHANCE) from None
         self.events.extend(new)
@@ -549,7 +550,7 @@ def format_game_log(
     items: list[LogItem] = []
     for seat, cmd in moves:
         round_before = state.round
-        state, _, tracker = play_command(state, tracker, seat, cmd)
+        state, _, tracker = play_command(GAME, state, tracker, seat, cmd)
         if seat == CHANCE:
             if include_chance:
                 assert isinstance(cmd, Deal | Draw)

@@ -32,6 +32,7 @@ from sqlmodel import Session, col, select
 from engine.chain import head, seed_commitment
 from engine.errors import GameError, IllegalMoveError, NotationError, StaleOrderError
 from engine.princes.commands import Agree, Choose, Command, Done, Keep, Pass, Place, Refuse, Undo
+from engine.princes.definition import GAME
 from engine.princes.events import CardsDrawn, Event, ProfessionsDealt, Reverted
 from engine.princes.game import new_state, replay, seeded_chance, start_game, to_act
 from engine.princes.legal import legal_commands
@@ -216,7 +217,7 @@ class Played:
             IllegalMoveError: the command is refused; nothing changes.
         """
         before, tracker = self.state, self.tracker
-        self.state, events, self.tracker = play_command(before, tracker, seat, cmd)
+        self.state, events, self.tracker = play_command(GAME, before, tracker, seat, cmd)
         self.events.extend(events)
         self.moves.append((seat, format_command(cmd), before.version))
         if seat != CHANCE:
@@ -403,7 +404,7 @@ class Moderator:
                                        tuple(since)))
                 for row in tail[1:]:
                     if row.seat != CHANCE:
-                        _, _, tracker = play_command(state, tracker, row.seat,
+                        _, _, tracker = play_command(GAME, state, tracker, row.seat,
                                                      parse_command(row.command, players=names))
         self._trackers[game.id] = (game.version, n, tracker)
         return tracker
@@ -754,7 +755,7 @@ class Moderator:
         costs = RULES.building_cost
         cost = costs[min(state.players[seat].builders, len(costs) - 1)]
         return summarise_commands([*legal_commands(state, seat),
-                                   *legal_undo_commands(state, tracker, seat)], cost)
+                                   *legal_undo_commands(GAME, state, tracker, seat)], cost)
 
     def _queue_status(self, s: Session, game: Game, seat: Seat, state: State,
                       events: Sequence[Event], now: datetime, digest: str, *,

@@ -34,6 +34,7 @@ from engine import __version__
 from engine.chain import GENESIS, chain, head, link, seed_commitment
 from engine.errors import IllegalMoveError, NotationError
 from engine.princes.commands import Deal
+from engine.princes.definition import GAME
 from engine.princes.events import Event, GameStarted
 from engine.princes.game import apply, chance_due, new_state, seeded_chance, start_game
 from engine.princes.ruleset import RULES
@@ -304,7 +305,7 @@ class _Verify:
             what = "deal" if isinstance(want, Deal) else "draw"
             raise _Fail(item.line, "chance", f"this is not the {what} the seed gives here: "
                         f"the seed gives '{format_command(want)}'")
-        self.state, events, self.tracker = play_command(state, self.tracker, CHANCE, cmd)
+        self.state, events, self.tracker = play_command(GAME, state, self.tracker, CHANCE, cmd)
         self.extend(events, item.line)
         self.result.chance += 1
 
@@ -318,7 +319,7 @@ class _Verify:
                         f"'{format_command(want)}'")
         seat = state.seat_of(item.actor)
         try:
-            self.state, events, self.tracker = play_command(state, self.tracker, seat,
+            self.state, events, self.tracker = play_command(GAME, state, self.tracker, seat,
                                                             item.command)
         except IllegalMoveError as e:
             raise _Fail(item.line, "move", f"'{item.actor}: {format_command(item.command)}' is "

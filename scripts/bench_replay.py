@@ -43,6 +43,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.princes.commands import Command  # noqa: E402
+from engine.princes.definition import GAME
 from engine.princes.game import apply, new_state, start_game  # noqa: E402
 from engine.princes.state import CHANCE  # noqa: E402
 from engine.selfplay import play_random  # noqa: E402
@@ -74,7 +75,7 @@ class Row:
 
 def make_game(args: tuple[int, int]) -> Game:
     n, seed = args
-    p = play_random(n, f"bench-{n}-{seed}")
+    p = play_random(GAME, n, f"bench-{n}-{seed}")
     head = [("Game", "princes-of-florence"), ("Variant", "standard")]
     result = ("Result", result_tag(p.state))
     recorded = format_game_log(p.players, p.moves, [*head, result], include_chance=True)

@@ -10,6 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+# The undo commands are part of every game (re-exported).
+from engine.consent import Agree as Agree
+from engine.consent import Refuse as Refuse
+from engine.consent import Undo as Undo
+
 
 def cell_key(cell: str) -> tuple[str, int]:
     """Canonical sort key of a cell name: column letter, then row number."""
@@ -145,28 +150,6 @@ class Done:
 
 
 @dataclass(frozen=True, slots=True)
-class Undo:
-    """Ask to take back your own last command (only while nobody has moved since);
-    every other player must `agree` (see `engine.undo`)."""
-
-    verb: ClassVar[str] = "undo"
-
-
-@dataclass(frozen=True, slots=True)
-class Agree:
-    """Agree to the undo another player asked for."""
-
-    verb: ClassVar[str] = "agree"
-
-
-@dataclass(frozen=True, slots=True)
-class Refuse:
-    """Refuse the undo another player asked for (or withdraw your own request)."""
-
-    verb: ClassVar[str] = "refuse"
-
-
-@dataclass(frozen=True, slots=True)
 class Deal:
     """Chance: the professions dealt to a player at setup."""
 
@@ -185,7 +168,6 @@ class Draw:
     verb: ClassVar[str] = "draw"
 
 
-UndoCommand = Undo | Agree | Refuse
 PlayerCommand = (
     Keep | Open | Bid | Pass | Take | Place | Choose | Build | Work | TakeProfession
     | TakeBonus | Freedom | Recruit | Sell | Done | Undo | Agree | Refuse

@@ -7,9 +7,11 @@ copy without them).
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar
+
+from engine import codec
+from engine.consent import Reverted as Reverted  # every game records agreed undos
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +32,7 @@ class ProfessionsDealt:
     seat: int
     cards: tuple[str, ...]
     private: ClassVar[bool] = True
+    secret: ClassVar[tuple[str, ...]] = ("cards",)
     version: ClassVar[int] = 1
 
 
@@ -39,6 +42,7 @@ class ProfessionsKept:
     kept: tuple[str, ...]
     returned: tuple[str, ...]
     private: ClassVar[bool] = True
+    secret: ClassVar[tuple[str, ...]] = ("kept", "returned")
     version: ClassVar[int] = 1
 
 
@@ -109,6 +113,7 @@ class CardsDrawn:
     deck: str
     cards: tuple[str, ...]
     private: ClassVar[bool] = True
+    secret: ClassVar[tuple[str, ...]] = ("cards",)
     version: ClassVar[int] = 1
 
 
@@ -119,6 +124,7 @@ class CardChosen:
     card: str
     returned: tuple[str, ...]
     private: ClassVar[bool] = True
+    secret: ClassVar[tuple[str, ...]] = ("card", "returned")
     version: ClassVar[int] = 1
 
 
@@ -226,19 +232,6 @@ class GameEnded:
     version: ClassVar[int] = 1
 
 
-@dataclass(frozen=True, slots=True)
-class Reverted:
-    """An undo agreed by every player: the game goes back to `to_version`.
-
-    The events in between stay in the log; they just no longer count.
-    """
-
-    seat: int  # who asked
-    to_version: int
-    private: ClassVar[bool] = False
-    version: ClassVar[int] = 1
-
-
 Event = (
     GameStarted | ProfessionsDealt | ProfessionsKept | RoundStarted | ObjectNamed | BidRaised
     | BidPassed | NamingDeclined | AuctionWon | AuctionEnded | CardsDrawn | CardChosen
@@ -256,36 +249,20 @@ EVENT_TYPES: dict[str, type[Any]] = {
     )
 }
 
-# Fields of private events that only the event's seat may see.
-_SECRET_FIELDS = {"cards", "kept", "returned", "card"}
-
-
 def is_visible(event: Event, seat: int | None) -> bool:
     """True if `seat` (None: the public) may see every field of the event."""
-    if not event.private:
-        return True
-    return seat is not None and getattr(event, "seat", None) == seat
+    return codec.is_visible(event, seat)
 
 
 def redact(event: Event, seat: int | None) -> Event:
     """The event as `seat` may see it: hidden cards of other seats become '?'."""
-    if is_visible(event, seat):
-        return event
-    changes: dict[str, Any] = {}
-    for f in dataclasses.fields(event):
-        if f.name in _SECRET_FIELDS:
-            value = getattr(event, f.name)
-            changes[f.name] = tuple("?" for _ in value) if isinstance(value, tuple) else "?"
-    return dataclasses.replace(event, **changes)
+    redacted: Event = codec.redact(event, seat)
+    return redacted
 
 
 def to_dict(event: Event) -> dict[str, Any]:
     """A JSON-ready dict of the event, with its type and version."""
-    d: dict[str, Any] = {"type": type(event).__name__, "v": event.version}
-    for f in dataclasses.fields(event):
-        value = getattr(event, f.name)
-        d[f.name] = list(value) if isinstance(value, tuple) else value
-    return d
+    return codec.to_dict(event)
 
 
 def from_dict(d: dict[str, Any]) -> Event:
@@ -294,11 +271,5 @@ def from_dict(d: dict[str, Any]) -> Event:
     Raises:
         KeyError: unknown event type.
     """
-    cls = EVENT_TYPES[d["type"]]
-    kwargs = {}
-    for f in dataclasses.fields(cls):
-        if f.name in d:
-            value = d[f.name]
-            kwargs[f.name] = tuple(value) if isinstance(value, list) else value
-    event: Event = cls(**kwargs)
+    event: Event = codec.from_dict(EVENT_TYPES, d)
     return event

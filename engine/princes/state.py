@@ -105,6 +105,10 @@ class State:
     def finished(self) -> bool:
         return self.phase == "over"
 
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.players)
+
     def seat_of(self, name: str) -> int:
         """The seat of a player name. Raises KeyError for an unknown name."""
         for i, p in enumerate(self.players):

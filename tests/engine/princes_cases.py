@@ -30,6 +30,7 @@ from engine import decks
 from engine.errors import IllegalMoveError, NotationError
 from engine.princes import grid
 from engine.princes.commands import ChanceCommand, Command, PlayerCommand
+from engine.princes.definition import GAME
 from engine.princes.events import EVENT_TYPES, Event, Reverted, from_dict, to_dict
 from engine.princes.game import evolve, new_state, seeded_chance, start_game
 from engine.princes.legal import legal_commands
@@ -475,7 +476,7 @@ def _apply_seeded(run: Run) -> None:
         return
     while run.state.pending is not None and run.state.pending.kind in ("deal", "draw"):
         cmd = seeded_chance(run.state, run.seed)
-        run.state, new, run.tracker = undo_play(run.state, run.tracker, CHANCE, cmd)
+        run.state, new, run.tracker = undo_play(GAME, run.state, run.tracker, CHANCE, cmd)
         run.events.extend(new)
         run.block_events.extend(new)
 
@@ -500,7 +501,7 @@ def run_block_log(run: Run, block: Block, expect_error: bool) -> None:
         seat, cmd = parsed
         before = copy.deepcopy(run.state)
         try:
-            run.state, new, run.tracker = undo_play(run.state, run.tracker, seat, cmd)
+            run.state, new, run.tracker = undo_play(GAME, run.state, run.tracker, seat, cmd)
         except IllegalMoveError as e:
             if run.state != before:
                 raise run.fail(line, "a refused command changed the state") from e
@@ -609,7 +610,8 @@ def _event_fact(run: Run, line: Line, args: list[str], negated: bool) -> None:
 
 def _legal(run: Run, seat: int) -> list[Command]:
     """The seat's legal commands, the undo protocol's (engine.undo) included."""
-    return [*legal_commands(run.state, seat), *legal_undo_commands(run.state, run.tracker, seat)]
+    return [*legal_commands(run.state, seat),
+            *legal_undo_commands(GAME, run.state, run.tracker, seat)]
 
 
 def _legal_fact(run: Run, line: Line, text: str, negated: bool) -> None:

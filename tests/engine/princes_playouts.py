@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from functools import cache
 
 from engine.princes.commands import Command
+from engine.princes.definition import GAME
 from engine.princes.events import Event
 from engine.princes.game import apply, new_state, start_game
 from engine.princes.state import State
@@ -14,7 +15,7 @@ from engine.selfplay import Playout, play_random
 
 @cache
 def playout(n_players: int, seed: int) -> Playout:
-    return play_random(n_players, seed)
+    return play_random(GAME, n_players, seed)
 
 
 def steps(game: Playout) -> Iterator[tuple[State, int, Command, State, list[Event]]]:

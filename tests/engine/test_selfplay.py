@@ -15,6 +15,7 @@ import pytest
 from princes_playouts import playout
 
 from engine.princes import grid
+from engine.princes.definition import GAME
 from engine.princes.events import AuctionWon, Event, GameStarted, WorkCompleted, from_dict, to_dict
 from engine.princes.game import evolve, new_state, replay
 from engine.princes.legal import legal_commands
@@ -115,7 +116,7 @@ def test_games_differ_by_seed() -> None:
 
 
 def test_same_seed_same_game() -> None:
-    assert play_random(3, 7).events == playout(3, 7).events
+    assert play_random(GAME, 3, 7).events == playout(3, 7).events
 
 
 def test_objects_are_won_in_self_play() -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from engine.chain import GENESIS, chain, chained_json, link, seed_commitment
 from engine.princes.commands import Agree, Command, Refuse, Undo
+from engine.princes.definition import GAME
 from engine.princes.events import CardsDrawn, Event, ProfessionsDealt, Reverted
 from engine.princes.game import new_state, replay, seeded_chance, start_game, to_act
 from engine.princes.legal import legal_commands
@@ -26,7 +27,7 @@ def _random_game_with_undos(seed: int, n: int = 4) -> tuple[State, list[Event], 
     def step(seat: int, cmd: Command) -> None:
         nonlocal state, tracker, undos
         before = state
-        state, new, tracker = play(state, tracker, seat, cmd)
+        state, new, tracker = play(GAME, state, tracker, seat, cmd)
         events.extend(new)
         if any(isinstance(e, Reverted) for e in new):
             undos += 1
@@ -38,7 +39,7 @@ def _random_game_with_undos(seed: int, n: int = 4) -> tuple[State, list[Event], 
     while not state.finished:
         last = tracker.last
         if last is not None and rng.random() < 0.15 and \
-                Undo() in legal_undo_commands(state, tracker, last.seat):
+                Undo() in legal_undo_commands(GAME, state, tracker, last.seat):
             back_to = last.before
             step(last.seat, Undo())
             others = [s for s in range(n) if s != last.seat]
@@ -67,7 +68,7 @@ def test_random_games_with_undos_replay_from_their_events(seed: int) -> None:
 
 def test_no_undo_after_the_end() -> None:
     state, events, _ = _random_game_with_undos(1)
-    assert legal_undo_commands(state, Tracker(), 0) == []
+    assert legal_undo_commands(GAME, state, Tracker(), 0) == []
 
 
 def test_seed_commitment_is_stamped_into_the_first_event() -> None:

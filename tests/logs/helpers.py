@@ -7,6 +7,7 @@ import functools
 from collections.abc import Sequence
 
 from engine.errors import IllegalMoveError, NotationError
+from engine.princes.definition import GAME
 from engine.princes.game import apply, chance_due, seeded_chance
 from engine.princes.state import CHANCE, State
 from engine.selfplay import Playout, play_random
@@ -18,7 +19,7 @@ HEADER = (("Game", "princes-of-florence"), ("Variant", "standard"))
 
 @functools.cache
 def playout(n_players: int, seed: int) -> Playout:
-    return play_random(n_players, f"logs-test-{seed}")
+    return play_random(GAME, n_players, f"logs-test-{seed}")
 
 
 def seeded_log(p: Playout, *, chance: bool = False, result: bool = True) -> str:

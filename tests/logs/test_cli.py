@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from engine.princes.definition import GAME
 from engine.princes.game import apply, new_state, start_game
 from engine.princes.state import CHANCE
 from engine.selfplay import play_random
@@ -137,7 +138,7 @@ def test_selfplay_is_reproducible() -> None:
 def seeded_log_from_cli_seed(seed: str) -> str:
     from pbem.logs import format_game_log, result_tag
 
-    p = play_random(4, seed)
+    p = play_random(GAME, 4, seed)
     return format_game_log(p.players, p.moves, [
         ("Game", "princes-of-florence"), ("Variant", "standard"), ("Seed", p.seed),
         ("Result", result_tag(p.state))], include_chance=False)

@@ -9,6 +9,7 @@ import pytest
 from freezegun import freeze_time
 
 from engine.princes.commands import Choose, Done, Keep, Pass, Place
+from engine.princes.definition import GAME
 from engine.princes.game import decide, replay, to_act
 from engine.princes.state import CHANCE
 from engine.selfplay import play_random
@@ -110,7 +111,7 @@ def test_extend_moves_the_deadline(mod, mailbox, smtp) -> None:
 def test_auto_command_is_always_legal(seed: int) -> None:
     """Over a random game: for every seat to act, the policy's command is legal, and
     it has the kind the policy names."""
-    playout = play_random(4, seed)
+    playout = play_random(GAME, 4, seed)
     rng = random.Random(seed)
     kinds: set[str] = set()
     for k in range(1, len(playout.events)):

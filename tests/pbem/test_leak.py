@@ -15,6 +15,7 @@ import random
 import re
 from datetime import timedelta
 
+from engine.princes.definition import GAME
 from engine.princes.events import (
     CardChosen,
     CardsDrawn,
@@ -107,7 +108,7 @@ def test_status_mail_does_not_depend_on_other_seats_secrets(mod, mailbox, smtp) 
     from engine.princes.game import replay
     from engine.selfplay import play_random
 
-    playout = play_random(4, 11)
+    playout = play_random(GAME, 4, 11)
     for k in range(20, len(playout.events), 25):
         state = replay(playout.events[:k])
         for viewer in range(4):

@@ -17,6 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from engine.princes.commands import Command
+from engine.princes.definition import GAME
 from engine.princes.game import chance_due, new_state, start_game
 from engine.princes.legal import legal_commands
 from engine.princes.state import CHANCE, State
@@ -72,12 +73,12 @@ def _states_before(text: str) -> dict[int, tuple[State, int]]:
         if state is None:
             state = new_state(start_game([p.strip() for p in tags["Players"].split(",")]))
         if isinstance(entry, Chance):
-            state, _, tracker = undo_play(state, tracker, CHANCE, entry.command)
+            state, _, tracker = undo_play(GAME, state, tracker, CHANCE, entry.command)
         elif isinstance(entry, Move):
             assert chance_due(state) is None
             seat = state.seat_of(entry.actor)
             out[entry.line] = (state, seat)
-            state, _, tracker = undo_play(state, tracker, seat, entry.command)
+            state, _, tracker = undo_play(GAME, state, tracker, seat, entry.command)
     return out
 
 

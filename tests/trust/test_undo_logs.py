@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.princes.commands import Agree, Command, Keep, Open, Pass, Refuse, TakeProfession, Undo
+from engine.princes.definition import GAME
 from engine.princes.events import Reverted
 from engine.princes.game import new_state, seeded_chance, start_game, to_act
 from engine.princes.state import CHANCE
@@ -21,7 +22,7 @@ def _moves(*script: tuple[int, Command]) -> list[tuple[int, Command]]:
 
     def play(seat: int, cmd: Command) -> None:
         nonlocal state, tracker
-        state, _, tracker = undo_play(state, tracker, seat, cmd)
+        state, _, tracker = undo_play(GAME, state, tracker, seat, cmd)
         moves.append((seat, cmd))
         while to_act(state) == (CHANCE,):
             play(CHANCE, seeded_chance(state, SEED))

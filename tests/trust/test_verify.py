@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.princes.definition import GAME
 from engine.selfplay import play_random
 from pbem.logs import format_game_log
 from pbem.verify import CHECKS, verify_log
@@ -17,7 +18,7 @@ def _text() -> str:
 
 
 def test_a_plain_log_is_not_an_exported_log() -> None:
-    p = play_random(3, 5)
+    p = play_random(GAME, 3, 5)
     text = format_game_log(p.players, p.moves, [("Seed", p.seed)], include_chance=True)
     r = verify_log(text, file="plain.log")
     assert not r.ok and r.problem is not None and r.problem.check == "tags"

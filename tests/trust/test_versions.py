@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from engine import __version__
+from engine.princes.definition import GAME
 from pbem.logs import replay_log
 from pbem.verify import verify_log
 
@@ -83,7 +84,7 @@ def _restamp(text: str, engine: str, change_at: int | None = None) -> str:
                           t["Rules"], engine, t["SeedCommit"].removeprefix("sha256:"))
     state, tracker, events = new_state(started), START, list[Event]([started])
     for seat, cmd in moves:
-        state, new, tracker = undo_play(state, tracker, seat, cmd)
+        state, new, tracker = undo_play(GAME, state, tracker, seat, cmd)
         events += new
     if change_at is not None:
         old = events[change_at]

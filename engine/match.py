@@ -1,0 +1,156 @@
+"""One game in play, whatever the game: the match driver.
+
+The moderator, the log replayer, `pbem verify`, `pbem export` and self-play all play
+through a `Match`: play a command (undo by consent included), let the seed resolve
+the chance that is due, and rebuild a game from its stored events. The game itself
+is a value implementing `engine.protocol.Game`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from .consent import Reverted
+from .errors import IllegalMoveError
+from .protocol import CHANCE, Game
+from .undo import START, Tracker, legal_undo_commands
+from .undo import play as play_command
+
+
+def fold(game: Game[Any], events: Iterable[Any]) -> Any:
+    """The state after a game's events, the first event first.
+
+    A `Reverted` event brings back the state at its `to_version` (the events in
+    between stay in the log but no longer count); the version keeps counting.
+
+    Raises:
+        ValueError: no events.
+    """
+    it = iter(events)
+    try:
+        first = next(it)
+    except StopIteration:
+        raise ValueError("a game has at least its first event") from None
+    state = game.new_state(first)
+    history = [state]
+    evolve = game.evolve
+    for e in it:
+        if isinstance(e, Reverted):
+            state = game.with_version(history[e.to_version - 1], state.version + 1)
+        else:
+            state = evolve(state, e)
+        history.append(state)
+    return state
+
+
+class Match:
+    """A game in play: its state, every event so far, and the undo protocol's tracker.
+
+    `seed` resolves chance (`resolve_chance`); without one, chance commands must be
+    played like moves (a recorded log states every deal and draw). A refused command
+    changes nothing.
+    """
+
+    __slots__ = ("game", "state", "events", "tracker", "seed")
+
+    def __init__(self, game: Game[Any], state: Any, events: list[Any], *,
+                 tracker: Tracker = START, seed: str | None = None) -> None:
+        self.game = game
+        self.state = state
+        self.events = events
+        self.tracker = tracker
+        self.seed = seed
+
+    @classmethod
+    def start(cls, game: Game[Any], players: Sequence[str], *, variant: str | None = None,
+              options: Mapping[str, str] | None = None, seed: str | None = None,
+              commitment: str = "", seeded: bool | None = None) -> Match:
+        """A new game (`variant` None: the game's first).
+
+        Raises:
+            IllegalMoveError: as `Game.start`.
+        """
+        first = game.start(players, variant=variant or next(iter(game.variants)),
+                           options=dict(options or {}), commitment=commitment,
+                           seeded=seed is not None if seeded is None else seeded)
+        return cls(game, game.new_state(first), [first], seed=seed)
+
+    @classmethod
+    def from_events(cls, game: Game[Any], events: Sequence[Any], *,
+                    seed: str | None = None, tracker: Tracker = START) -> Match:
+        """A game rebuilt from its stored events.
+
+        Raises:
+            ValueError: no events.
+        """
+        return cls(game, fold(game, events), list(events), tracker=tracker, seed=seed)
+
+    # ------------------------------------------------------------------- queries
+
+    @property
+    def version(self) -> int:
+        return int(self.state.version)
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.state.finished)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        names: tuple[str, ...] = self.state.names
+        return names
+
+    def to_act(self) -> tuple[int, ...]:
+        return self.game.to_act(self.state)
+
+    def chance_due(self) -> bool:
+        return self.game.chance_due(self.state) is not None
+
+    def legal(self, seat: int) -> list[Any]:
+        """The commands `seat` may give now, the undo protocol's last."""
+        if seat == CHANCE:
+            return []
+        return [*self.game.legal_commands(self.state, seat),
+                *legal_undo_commands(self.game, self.state, self.tracker, seat)]
+
+    # ------------------------------------------------------------------- play
+
+    def play(self, seat: int, command: Any) -> list[Any]:
+        """Decide one command for `seat` (CHANCE for a stated deal or draw): its
+        events, which are now part of the match.
+
+        Raises:
+            IllegalMoveError: the command is refused; nothing changes.
+        """
+        self.state, events, self.tracker = play_command(self.game, self.state, self.tracker,
+                                                        seat, command)
+        self.events.extend(events)
+        return events
+
+    def resolve_chance(self) -> list[Any]:
+        """Play the chance the seed gives, while chance is due: the events.
+
+        Raises:
+            IllegalMoveError: the match has no seed.
+        """
+        game = self.game
+        if game.chance_due(self.state) is None:
+            return []
+        if self.seed is None:
+            raise IllegalMoveError("chance is due and this game has no seed: the log must "
+                                   "state it", "chance")
+        out: list[Any] = []
+        while game.chance_due(self.state) is not None:
+            out.extend(self.play(CHANCE, game.resolve_chance(self.state, self.seed)))
+        return out
+
+    def seeded_command(self) -> Any:
+        """The chance command the seed gives now.
+
+        Raises:
+            IllegalMoveError: no seed, or no chance is due.
+        """
+        if self.seed is None:
+            raise IllegalMoveError("this game has no seed", "chance")
+        return self.game.resolve_chance(self.state, self.seed)

@@ -1,0 +1,181 @@
+"""The Princes of Florence behind the game seam: `GAME` implements
+`engine.protocol.Game` with the rules of `engine.princes.game`."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from engine import __version__
+from engine.errors import IllegalMoveError
+from engine.protocol import Option, Result, Standing, Variant
+
+from . import events as ev
+from . import game as rules_game
+from .commands import Choose, Command, Deal, Done, Draw, Keep, Pass, Place, Sell
+from .legal import legal_commands
+from .ruleset import RULES
+from .state import State, replace
+from .views import View, view_for
+
+MONEY = Option("money", "Money", ("hidden", "open"),
+               "'open': everyone sees everyone's florins")
+STANDARD = Variant("standard", 3, 5, (MONEY,), "the standard game")
+
+
+class PrincesOfFlorence:
+    """The Princes of Florence (Alea, 2000): 3-5 players, seven rounds."""
+
+    name = "princes-of-florence"
+    title = "The Princes of Florence"
+    version = __version__
+    edition = RULES.edition
+    variants: Mapping[str, Variant] = {STANDARD.name: STANDARD}
+
+    # ------------------------------------------------------------------- setup
+
+    def start(self, players: Sequence[str], *, variant: str, options: Mapping[str, str],
+              commitment: str, seeded: bool) -> ev.GameStarted:
+        """The first event of a new game.
+
+        Raises:
+            IllegalMoveError: an unknown variant or option value, a player count the
+                variant does not admit, or a repeated name.
+        """
+        unknown = sorted(set(options) - {MONEY.name})
+        if unknown:
+            raise IllegalMoveError(f"unknown option {unknown[0]!r}; known: {MONEY.name}",
+                                   "setup")
+        money = options.get(MONEY.name, MONEY.default).strip().lower()
+        if money not in MONEY.choices:
+            raise IllegalMoveError(f"the {MONEY.tag} option is 'open' or 'hidden', not "
+                                   f"{money!r}", "setup")
+        return rules_game.start_game(players, variant=variant, money_open=money == "open",
+                                     seeded=seeded, commitment=commitment)
+
+    def new_state(self, first: ev.GameStarted) -> State:
+        return rules_game.new_state(first)
+
+    def setup_of(self, first: ev.GameStarted) -> tuple[str, Mapping[str, str]]:
+        return first.variant, {MONEY.name: "open" if first.money_open else "hidden"}
+
+    # ------------------------------------------------------------------- play
+
+    def apply(self, state: State, seat: int, command: Command) -> tuple[State, list[ev.Event]]:
+        """Decide a command and fold its events.
+
+        Raises:
+            IllegalMoveError: the command breaks a rule; nothing changes.
+        """
+        return rules_game.apply(state, seat, command)
+
+    def evolve(self, state: State, event: ev.Event) -> State:
+        return rules_game.evolve(state, event)
+
+    def with_version(self, state: State, version: int) -> State:
+        return replace(state, version=version)
+
+    def to_act(self, state: State) -> tuple[int, ...]:
+        return rules_game.to_act(state)
+
+    def chance_due(self, state: State) -> Any | None:
+        return rules_game.chance_due(state)
+
+    def resolve_chance(self, state: State, seed: str) -> Deal | Draw:
+        """The deal or draw the seed gives now.
+
+        Raises:
+            IllegalMoveError: no deal or draw is due.
+        """
+        return rules_game.seeded_chance(state, seed)
+
+    def same_chance(self, state: State, command: Any) -> bool:
+        due = rules_game.chance_due(state)
+        if due is None or not isinstance(command, (Deal, Draw)):
+            return False
+        if isinstance(command, Deal) != (due.kind == "deal"):
+            return False
+        if command.player != state.players[due.seat].name:
+            return False
+        return not isinstance(command, Draw) or command.deck == due.deck
+
+    def legal_commands(self, state: State, seat: int) -> list[Command]:
+        return legal_commands(state, seat)
+
+    def late_command(self, state: State, seat: int) -> Command:
+        """Pass in an auction, `done` in the action phase, the first card of a pending
+        choice, the first professions dealt, the first listed placement."""
+        pending = state.pending
+        if pending is not None and pending.seat == seat:
+            if pending.kind == "choose":
+                return Choose(pending.cards[0])
+            if pending.kind == "place":
+                places = [c for c in legal_commands(state, seat) if isinstance(c, Place)]
+                if places:
+                    return places[0]
+        if state.phase == "keep":
+            return Keep(state.players[seat].dealt[:RULES.professions_kept])
+        if state.phase == "auction":
+            return Pass()
+        return Done()
+
+    def random_command(self, state: State, seat: int, rng: random.Random) -> Command:
+        """A uniformly random legal command, except that selling fame (legal at any
+        time) is offered only now and then, so that games look like games.
+
+        Raises:
+            IllegalMoveError: `seat` has nothing to do.
+        """
+        options = legal_commands(state, seat, free=False)
+        if state.players[seat].fame and rng.random() < SELL_CHANCE:
+            return Sell(1)
+        if not options:
+            raise IllegalMoveError("this seat has nothing to do now", "turn")
+        return rng.choice(options)
+
+    def crossing_error(self, events: Iterable[ev.Event]) -> str | None:
+        return rules_game.crossing_error(events)
+
+    def result(self, state: State) -> Result | None:
+        """Most fame (PP) wins, then most florins; a tie that remains is shared (R16)."""
+        if not state.finished:
+            return None
+        keys = [(p.fame, p.florins) for p in state.players]
+        standings = tuple(
+            Standing(seat, p.name, p.fame, (p.florins,),
+                     1 + sum(1 for k in keys if k > keys[seat]),
+                     {"pp": p.fame, "florins": p.florins})
+            for seat, p in enumerate(state.players))
+        return Result(standings, state.winners)
+
+    def progress(self, state: State) -> tuple[int, str]:
+        return state.round, state.phase
+
+    # ------------------------------------------------------------------- views, events
+
+    def view(self, state: State, seat: int | None) -> View:
+        return view_for(state, seat)
+
+    def redact(self, event: ev.Event, seat: int | None) -> ev.Event:
+        return ev.redact(event, seat)
+
+    def is_visible(self, event: ev.Event, seat: int | None) -> bool:
+        return ev.is_visible(event, seat)
+
+    def to_dict(self, event: ev.Event) -> dict[str, Any]:
+        return ev.to_dict(event)
+
+    def from_dict(self, data: dict[str, Any]) -> ev.Event:
+        """Rebuild an event.
+
+        Raises:
+            KeyError: an unknown event type.
+        """
+        return ev.from_dict(data)
+
+
+SELL_CHANCE = 0.02
+"""How often a random player with fame sells some (self-play only)."""
+
+GAME = PrincesOfFlorence()
