@@ -68,6 +68,21 @@ class Variant:
 
 
 @dataclass(frozen=True, slots=True)
+class Setup:
+    """What a game's first event records: the players, variant and options (by
+    `Option.name`), whether chance comes from a seed, the rules edition and engine
+    version that judge the game, and the commitment to the seed."""
+
+    players: tuple[str, ...]
+    variant: str
+    options: Mapping[str, str]
+    seeded: bool
+    edition: str
+    engine: str
+    commitment: str
+
+
+@dataclass(frozen=True, slots=True)
 class Standing:
     """One player's result: score (victory points, or the game's own measure), the
     tie-break values in order, and the place (1 is best; shared on a true tie)."""
@@ -150,8 +165,8 @@ class Game(Protocol[S]):
         """The state right after the first event."""
         ...
 
-    def setup_of(self, first: Any) -> tuple[str, Mapping[str, str]]:
-        """The variant and options (by `Option.name`) a first event records."""
+    def setup(self, first: Any) -> Setup:
+        """What the first event records."""
         ...
 
     # --- play

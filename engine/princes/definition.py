@@ -9,7 +9,7 @@ from typing import Any
 
 from engine import __version__
 from engine.errors import IllegalMoveError
-from engine.protocol import Option, Result, Standing, Variant
+from engine.protocol import Option, Result, Setup, Standing, Variant
 
 from . import events as ev
 from . import game as rules_game
@@ -57,8 +57,10 @@ class PrincesOfFlorence:
     def new_state(self, first: ev.GameStarted) -> State:
         return rules_game.new_state(first)
 
-    def setup_of(self, first: ev.GameStarted) -> tuple[str, Mapping[str, str]]:
-        return first.variant, {MONEY.name: "open" if first.money_open else "hidden"}
+    def setup(self, first: ev.GameStarted) -> Setup:
+        return Setup(first.players, first.variant,
+                     {MONEY.name: "open" if first.money_open else "hidden"}, first.seeded,
+                     first.edition, first.engine, first.commitment)
 
     # ------------------------------------------------------------------- play
 
