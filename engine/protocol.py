@@ -31,7 +31,7 @@ CHANCE = -1
 @dataclass(frozen=True, slots=True)
 class Option:
     """A game option chosen at setup, kept in the game's first event and written in
-    logs as the header tag `tag` (for example Princes' `[Money "open"]`).
+    logs as the header tag `tag` (for example `[Money "open"]`).
 
     `choices` are the spellings the tag may take, the first being the default.
     """
@@ -92,7 +92,7 @@ class Standing:
     score: int
     tiebreaks: tuple[int, ...]
     place: int
-    fields: Mapping[str, int]  # the game's own numbers, by name (e.g. pp, florins)
+    fields: Mapping[str, int]  # the game's own numbers by name, as replay --json shows them
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 time: every one is far above what a real game needs (docs/logs.md lists them)."""
 
 MAX_DIGITS = 9
-"""Longest number accepted (a bid of a billion florins is a typo, not a bid). Numbers
+"""Longest number accepted (a bid of a billion is a typo, not a bid). Numbers
 are checked against it before `int()`."""
 
 MAX_LINE = 4096
