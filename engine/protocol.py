@@ -90,8 +90,8 @@ class Standing:
     seat: int
     name: str
     score: int
-    tiebreaks: tuple[int, ...]
-    place: int
+    tiebreaks: tuple[int, ...]  # higher is better, compared in order
+    place: int  # 1 + the number of players with a better (score, tiebreaks)
     fields: Mapping[str, int]  # the game's own numbers by name, as replay --json shows them
 
 
@@ -126,9 +126,14 @@ class GameState(Protocol):
 
 
 class GameEvent(Protocol):
-    """What every event shows the generic code: whether it carries hidden values."""
+    """What every event shows the generic code: the version of its shape, and whether
+    it carries hidden values. A private event names the fields that hold them in
+    `secret` and the seat that may see them in a `seat` field (`engine.codec`); its
+    redacted copy keeps its type, shows each hidden value as '?', and survives the
+    codec (the hash chain seals that copy)."""
 
     private: ClassVar[bool]
+    version: ClassVar[int]
 
 
 S = TypeVar("S", bound=GameState)
@@ -142,6 +147,11 @@ class Game(Protocol[S]):
     `verb`; events have `private` (hidden values inside, shown only to the event's
     `seat`) and a `version`, and their canonical JSON (`to_dict`) is what the hash
     chain covers, so their type names and fields never change once games exist.
+    Every game's commands include `engine.consent`'s undo commands and its events
+    `Reverted` (its `from_dict` decodes it); `engine.match` folds `Reverted` itself.
+
+    Seats are 0-based in the order of the players; CHANCE (-1) is the seat that
+    deals, draws and rolls. Scores and tie-breaks are better when higher.
     """
 
     name: str  # the registry key and the value of a log's [Game] tag
@@ -153,7 +163,8 @@ class Game(Protocol[S]):
     # --- setup
     def start(self, players: Sequence[str], *, variant: str, options: Mapping[str, str],
               commitment: str, seeded: bool) -> Any:
-        """The first event of a new game (options by `Option.name`, as strings).
+        """The first event of a new game (options by `Option.name`, as strings; an
+        option left out takes its default).
 
         Raises:
             IllegalMoveError: an unknown variant or option value, a player count the
@@ -162,16 +173,17 @@ class Game(Protocol[S]):
         ...
 
     def new_state(self, first: Any) -> S:
-        """The state right after the first event."""
+        """The state right after the first event (version 1)."""
         ...
 
     def setup(self, first: Any) -> Setup:
-        """What the first event records."""
+        """What the first event records (every option, defaults filled in)."""
         ...
 
     # --- play
     def apply(self, state: S, seat: int, command: Any) -> tuple[S, list[Any]]:
         """Decide a command and fold its events and those that follow automatically.
+        A chance command comes with `seat` CHANCE.
 
         Raises:
             IllegalMoveError: the command breaks a rule; nothing changes.
@@ -179,7 +191,8 @@ class Game(Protocol[S]):
         ...
 
     def evolve(self, state: S, event: Any) -> S:
-        """The state after one more event (never `Reverted`: `engine.match` folds it)."""
+        """The state after one more event (never the first, which `new_state` folds,
+        and never `Reverted`, which `engine.match` folds)."""
         ...
 
     def with_version(self, state: S, version: int) -> S:
@@ -204,20 +217,38 @@ class Game(Protocol[S]):
         ...
 
     def same_chance(self, state: S, command: Any) -> bool:
-        """True if a stated chance command matches the seeded one for this state's
-        game (used to check a seeded log's chance lines)."""
+        """True if a stated chance command states the chance step due now (its kind
+        and whom it concerns, whatever its outcome): how a seeded log's chance lines
+        are matched to the steps the seed resolves."""
+        ...
+
+    def chance_mismatch(self, stated: Any, seeded: Any) -> str | None:
+        """Why a stated chance command differs from the seeded one for the same
+        step (e.g. "'lute' is not among its cards"), or None if they agree."""
+        ...
+
+    def chance_wanted(self, state: S) -> str:
+        """What the chance due now must state, for an error message (e.g. "the 4
+        cards dealt to anna")."""
         ...
 
     def legal_commands(self, state: S, seat: int) -> list[Any]:
-        """The commands `seat` may give now, in a stable order (undo commands aside)."""
+        """The commands `seat` may give now, in a stable order (undo commands aside;
+        none for CHANCE, a seat not to act, or a finished game)."""
         ...
 
     def late_command(self, state: S, seat: int) -> Any:
-        """What the moderator plays for `seat` when its deadline passes."""
+        """What the moderator plays for `seat`, one of the seats to act, when its
+        deadline passes (each late seat gets its own).
+
+        Raises:
+            IllegalMoveError: `seat` has nothing to do.
+        """
         ...
 
     def random_command(self, state: S, seat: int, rng: random.Random) -> Any:
-        """A random legal command for self-play (uniform unless the game says why not).
+        """A random legal command of a player seat (never CHANCE) for self-play
+        (uniform unless the game says why not).
 
         Raises:
             IllegalMoveError: `seat` has nothing to do.

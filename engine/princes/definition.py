@@ -102,6 +102,23 @@ class PrincesOfFlorence:
             return False
         return not isinstance(command, Draw) or command.deck == due.deck
 
+    def chance_mismatch(self, stated: Any, seeded: Deal | Draw) -> str | None:
+        if sorted(stated.cards) == sorted(seeded.cards):
+            return None
+        stray = [c for c in stated.cards if c not in seeded.cards]
+        if stray:
+            return f"{stray[0]!r} is not among its cards"
+        return f"it gives {len(seeded.cards)} cards, not {len(stated.cards)}"
+
+    def chance_wanted(self, state: State) -> str:
+        due = rules_game.chance_due(state)
+        if due is None:
+            return "nothing"
+        who = state.players[due.seat].name
+        if due.kind == "deal":
+            return f"the {due.n} cards dealt to {who}"
+        return f"the {due.n} cards {who} draws from the {due.deck} deck"
+
     def legal_commands(self, state: State, seat: int) -> list[Command]:
         return legal_commands(state, seat)
 
