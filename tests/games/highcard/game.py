@@ -32,9 +32,9 @@ from .events import (
     HandDealt,
     LotDiscarded,
     LotWon,
-    Reverted,
     TrickShown,
 )
+from .shared import Reverted
 from .state import Player, Rules, State
 from .views import View, view_for
 
