@@ -6,7 +6,6 @@ changes then (one import line).
 
 from __future__ import annotations
 
-from engine.princes.commands import Agree, Refuse, Undo
-from engine.princes.events import Reverted
+from engine.consent import Agree, Refuse, Reverted, Undo
 
 __all__ = ["Agree", "Refuse", "Reverted", "Undo"]
