@@ -10,11 +10,13 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .errors import GameError
 from .princes.commands import Command, Sell
 from .princes.events import Event
 from .princes.game import apply, new_state, seeded_chance, start_game, to_act
 from .princes.legal import legal_commands
 from .princes.state import CHANCE, State
+from .registry import default_name, get_game
 
 NAMES = ("anna", "bas", "chris", "dirk", "eva")
 
@@ -32,13 +34,20 @@ class Playout:
 
 def play_random(
     n_players: int = 4, seed: int | str = 0, *, players: Sequence[str] | None = None,
-    sell_chance: float = 0.02, max_moves: int = 5000,
+    sell_chance: float = 0.02, max_moves: int = 5000, game: str | None = None,
 ) -> Playout:
     """Play a whole game with uniformly random legal choices.
 
     Selling fame is offered only now and then (`sell_chance`), so games look like
-    games. Raises AssertionError if the game does not end within `max_moves`.
+    games. `game`: the registered game to play (None: the default game).
+
+    Raises:
+        AssertionError: the game does not end within `max_moves`.
+        UnknownGameError: no game called `game` is registered.
+        GameError: `game` is not the default game, the only one self-play knows so far.
     """
+    if game is not None and get_game(game).name != default_name():
+        raise GameError(f"self-play knows only {default_name()!r} so far, not {game!r}")
     names = tuple(players or NAMES[:n_players])
     rng = random.Random(f"selfplay|{seed}")
     started = start_game(names)
