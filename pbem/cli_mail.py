@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .cli_games import GAME_HELP, GamesCommand, GameOption
+from .cli_games import GAME_HELP, GameOption, GamesCommand
 from .errors import PbemError, StoreError
 
 if TYPE_CHECKING:

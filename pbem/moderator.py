@@ -464,8 +464,8 @@ class Moderator:
                 raise ValueError(f"game {game_id!r} exists already")
             if not game_id.replace("-", "").replace("_", "").isalnum():
                 raise ValueError("a game id is letters, digits, - and _ only")
-            game = Game(id=game_id, game=rules.name, variant=variant, money_open=money_open, seed=seed,
-                        salt=salt, created=now, turn_hours=turn_hours,
+            game = Game(id=game_id, game=rules.name, variant=variant, money_open=money_open,
+                        seed=seed, salt=salt, created=now, turn_hours=turn_hours,
                         reminder_hours=reminder_hours, late_policy=late_policy)
             s.add(game)
             seats = [Seat(game_id=game_id, seat=i, name=p.name, person=p.name, email=p.email,
