@@ -5,12 +5,14 @@ from __future__ import annotations
 import typer
 
 from . import cli_address, cli_logs, cli_mail, cli_trust
+from .cli_games import GamesGroup
 
 app = typer.Typer(
     name="pbem",
     help="Play-by-email moderator and game-log adjudicator for The Princes of Florence.",
     no_args_is_help=True,
     add_completion=False,
+    cls=GamesGroup,  # its help lists the registered games
 )
 
 for module in (cli_logs, cli_mail, cli_trust, cli_address):

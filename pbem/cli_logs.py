@@ -18,28 +18,33 @@ from typing import Annotated
 
 import typer
 
+from .cli_games import GameOption, command
+
 
 def replay_command(
     files: Annotated[list[Path], typer.Argument(
         help="Game log files to check (- for standard input).")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line per file.")]
     = False,
+    game: GameOption = None,
 ) -> None:
     """Check game logs: every line must parse and be legal where it stands.
 
     Prints OK and the standings for a valid log (one that stops mid-game is valid if
     every line is legal), or the first bad line as FILE:LINE:COLUMN: KIND: MESSAGE.
     Exit 0 if all logs are valid, 1 if any is not (or cannot be read), 2 on usage errors.
+    A log's [Game] tag names its game; --game is the game of logs without one (a log
+    whose tag names another game is invalid).
     """
     from .log_report import PROGRESS_MIN_FILES, replay_file, replay_with_bar, report
 
     show_bar = (not as_json and len(files) >= PROGRESS_MIN_FILES and sys.stderr.isatty())
     if show_bar:
-        bad = not replay_with_bar(files)
+        bad = not replay_with_bar(files, game=game)
     else:
         bad = False
         for f in files:  # one at a time: a result is dropped once reported
-            r = replay_file(f)
+            r = replay_file(f, game=game)
             bad = bad or not r.ok
             typer.echo(report(r, as_json))
     raise typer.Exit(1 if bad else 0)
@@ -54,12 +59,14 @@ def show_command(
     full: Annotated[bool, typer.Option("--full", help="Show every hand and all money "
                                        "(referee view).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the view as JSON.")] = False,
+    game: GameOption = None,
 ) -> None:
     """Show the position at any point of a log: the public view by default, one
     player's view with --as, or everything with --full.
 
     If the log has an error before that point, the position before the bad line is
-    shown, the error goes to stderr, and the exit status is 1.
+    shown, the error goes to stderr, and the exit status is 1. A log's [Game] tag names
+    its game; --game is the game of a log without one.
     """
     from engine.princes.views import view_for
 
@@ -70,7 +77,7 @@ def show_command(
     if full and as_player:
         raise typer.BadParameter("--as and --full exclude each other", param_hint="--as")
     text, io_error = read_log(file)
-    r = (replay_log(text, file=str(file), upto=at) if text is not None
+    r = (replay_log(text, file=str(file), upto=at, game=game) if text is not None
          else io_result(str(file), io_error or LogError(0, 0, "io", "unreadable")))
     if r.state is None:
         typer.echo("\n".join(error_lines(r)), err=True)
@@ -109,18 +116,25 @@ def selfplay_command(
     recorded: Annotated[bool, typer.Option("--recorded", help="Write a recorded log: no "
                                            "Seed tag, every deal and draw as a chance line.")]
     = False,
+    game: GameOption = None,
 ) -> None:
     """Print a complete random legal game as a log (seeded unless --recorded)."""
     import secrets
 
-    from engine.princes.definition import GAME
+    from engine.errors import GameError
+    from engine.registry import get_game
     from engine.selfplay import play_random
 
     from .logs import format_game_log, result_tag
 
     game_seed = seed if seed is not None else secrets.token_hex(8)
-    playout = play_random(GAME, players, game_seed)
-    tags = [("Game", "princes-of-florence"), ("Variant", "standard")]
+    from .games import game_name
+
+    try:
+        playout = play_random(get_game(game), players, game_seed)
+    except GameError as e:
+        raise typer.BadParameter(e.message, param_hint="--game") from None
+    tags = [("Game", game_name(game)), ("Variant", "standard")]
     if not recorded:
         tags.append(("Seed", playout.seed))
     tags.append(("Result", result_tag(playout.state)))
@@ -130,6 +144,6 @@ def selfplay_command(
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the app."""
-    app.command("replay")(replay_command)
-    app.command("show")(show_command)
-    app.command("selfplay")(selfplay_command)
+    command(app, "replay")(replay_command)
+    command(app, "show")(show_command)
+    command(app, "selfplay")(selfplay_command)

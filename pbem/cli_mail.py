@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from .cli_games import GAME_HELP, GameOption, GamesCommand
 from .errors import PbemError, StoreError
 
 if TYPE_CHECKING:
@@ -121,7 +122,12 @@ def new_command(
     player: Annotated[list[str], typer.Option(
         "--player", "-p", help="NAME:ADDRESS[,ADDRESS...][:TIMEZONE], in seat order (3 to "
         "5); mails go to the first address, commands are played from any of them")],
-    game: Annotated[str | None, typer.Option(help="game id, e.g. pof-17 (default: next)")] = None,
+    game: Annotated[str | None, typer.Option(
+        "--game", metavar="NAME", help=f"{GAME_HELP}; a value that names no game is taken "
+        "as the game's id, as --game did before --id")] = None,
+    game_id: Annotated[str | None, typer.Option(
+        "--id", help="game id, e.g. pof-17 (default: the game's prefix and the next number)")]
+    = None,
     variant: str = "standard",
     seed: Annotated[str | None, typer.Option(help="deal seed (default: random, secret)")] = None,
     money_open: Annotated[bool, typer.Option(help="everyone sees everyone's florins")] = False,
@@ -137,6 +143,8 @@ def new_command(
     """Start a game: deal from the seed and mail every player their first status."""
     from engine.errors import GameError
 
+    game, game_id = _game_and_id(game, game_id)
+
     from .moderator import PlayerSpec
     from .store import utcnow
 
@@ -146,10 +154,10 @@ def new_command(
         _fail(str(e), 2)
     mod = _moderator(db)
     try:
-        game_id = mod.new_game(specs, utcnow(), game_id=game, variant=variant, seed=seed,
+        game_id = mod.new_game(specs, utcnow(), game_id=game_id, variant=variant, seed=seed,
                                money_open=money_open, turn_hours=turn_hours,
                                reminder_hours=reminder_hours, late_policy=late,
-                               require_auth=require_auth)
+                               require_auth=require_auth, game=game)
     except StoreError:
         raise  # exit code 3 (`_database_guard`)
     except (ValueError, PbemError) as e:
@@ -158,6 +166,22 @@ def new_command(
         _fail(e.message, 2)
     typer.echo(f"created {game_id}: {', '.join(s.name for s in specs)}; status mails queued "
                "(sent by `pbem poll` or `pbem serve`)")
+
+
+def _game_and_id(game: str | None, game_id: str | None) -> tuple[str | None, str | None]:
+    """`pbem new`'s game and game id. --game names the game; before there were several
+    it gave the game's id, so a value that names no game is still the id when --id is
+    not given (`pbem new --game pof-17` keeps working). With --id, --game must name a
+    game (else a usage error, exit 2)."""
+    from engine.registry import GAMES
+
+    from .cli_games import checked_game
+
+    if game is None:
+        return None, game_id
+    if game.strip().lower() in GAMES.names() or game_id is not None:
+        return checked_game(game), game_id
+    return None, game
 
 
 def poll_command(
@@ -373,12 +397,13 @@ def demo_command(
     = Path("demo-out"),
     players: Annotated[int, typer.Option(min=3, max=5)] = 4,
     seed: int = 1,
+    game: GameOption = None,
 ) -> None:
     """Play a whole game by mail among scripted players, with no server: SQLite and
     folders of .eml files stand in for the mail servers."""
     from .demo import run_demo
 
-    r = run_demo(out, players=players, seed=seed)
+    r = run_demo(out, players=players, seed=seed, game=game)
     fame = ", ".join(f"{k} {v}" for k, v in sorted(r.fame.items(), key=lambda kv: -kv[1]))
     typer.echo(f"Game {r.game_id} played to the end by mail in {r.seconds:.1f} s:")
     typer.echo(f"  {r.moves} moves from {r.mails_in} player mails "
@@ -402,4 +427,5 @@ def register(app: typer.Typer) -> None:
             ("serve", serve_command), ("status", status_command), ("export", export_command),
             ("pause", pause_command), ("resume", resume_command), ("extend", extend_command),
             ("replace", replace_command), ("outbox", outbox_command), ("demo", demo_command)):
-        app.command(name)(_database_guard(command))
+        cls = GamesCommand if name in ("new", "demo") else None
+        app.command(name, cls=cls)(_database_guard(command))

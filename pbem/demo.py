@@ -60,11 +60,13 @@ class FakeClock:
 
 
 def run_demo(out_dir: Path, *, players: int = 4, seed: int = 1, typo_rate: float = 0.03,
-             undo_rate: float = 0.03, max_steps: int = 5000) -> DemoResult:
+             undo_rate: float = 0.03, max_steps: int = 5000,
+             game: str | None = None) -> DemoResult:
     """Play one game to the end by mail; the mails end up under `out_dir/mail`.
 
     Now and then (`undo_rate`) a player asks to take back the command just accepted,
-    and the others answer `agree` (or, one time in five, `refuse`)."""
+    and the others answer `agree` (or, one time in five, `refuse`). `game`: the
+    registered game to play (None: the default game)."""
     t0 = time.perf_counter()
     out_dir = Path(out_dir)
     if out_dir.exists():
@@ -81,7 +83,7 @@ def run_demo(out_dir: Path, *, players: int = 4, seed: int = 1, typo_rate: float
     zones = ("Europe/Amsterdam", "America/New_York", "Asia/Tokyo", "UTC", "Europe/London")
     specs = [PlayerSpec(NAMES[i], f"{NAMES[i]}@{DOMAIN}", zones[i]) for i in range(players)]
     game_id = mod.new_game(specs, clock(), game_id="pof-1", seed=f"demo-seed-{seed}",
-                           turn_hours=72, reminder_hours=24)
+                           turn_hours=72, reminder_hours=24, game=game)
     inbox, sender = transports(cfg)
     post = DirPost(MailDirs(cfg.mail_dir))
     scripted = [ScriptedPlayer(p.name, i, p.email, random.Random(f"{seed}|{p.name}"),

@@ -36,12 +36,13 @@ def io_result(file: str, error: LogError) -> ReplayResult:
                         tags=(), state=None, events=(), lines=0)
 
 
-def replay_file(path: Path) -> ReplayResult:
+def replay_file(path: Path, *, game: str | None = None) -> ReplayResult:
+    """Replay a log file (`game`: the game of a log without a [Game] tag)."""
     text, error = read_log(path)
     if text is None:
         assert error is not None
         return io_result(str(path), error)
-    return replay_log(text, file=str(path))
+    return replay_log(text, file=str(path), game=game)
 
 
 def summary_line(r: ReplayResult) -> str:
@@ -91,7 +92,7 @@ def report(r: ReplayResult, as_json: bool) -> str:
     return summary_line(r) if r.ok else "\n".join(error_lines(r))
 
 
-def replay_with_bar(files: list[Path]) -> bool:
+def replay_with_bar(files: list[Path], *, game: str | None = None) -> bool:
     """Replay and report each file under a progress bar on stderr; True if all are valid.
 
     Reports go to stdout as they come. When stdout is the same terminal, they are printed
@@ -105,7 +106,7 @@ def replay_with_bar(files: list[Path]) -> bool:
                   redirect_stderr=False) as bar:
         task = bar.add_task("replaying", total=len(files))
         for f in files:
-            r = replay_file(f)
+            r = replay_file(f, game=game)
             good = good and r.ok
             if sys.stdout.isatty():
                 bar.console.print(report(r, False), markup=False, highlight=False,

@@ -221,9 +221,10 @@ def _same_draw(cmd: Deal | Draw, state: State) -> bool:
 class _Replay:
     """One replay in progress (see `replay_log`)."""
 
-    def __init__(self, text: str, file: str) -> None:
+    def __init__(self, text: str, file: str, game: str | None = None) -> None:
         self.text = text
         self.file = file
+        self.game = game  # the game named by the caller (--game), if any
         self.state: State | None = None
         self.events: list[Event] = []
         self.tags: list[tuple[str, str]] = []
@@ -285,6 +286,9 @@ class _Replay:
         self.tag_lines[key] = tag.line
         value = tag.value.strip()
         if key == "game":
+            if self.game is not None and value.lower() != self.game:
+                raise self._stop(tag, "illegal", f"this is a log of {quote(value)}, not of "
+                                 f"{self.game!r} (--game)", "game")
             if value.lower() != GAME_NAME:
                 raise self._stop(tag, "illegal", f"this is a log of {quote(value)}; pbem reads "
                                  f"logs of {GAME_NAME!r} only", "game")
@@ -312,6 +316,9 @@ class _Replay:
 
     def setup(self, item: LogItem) -> None:
         """Start the game once the tags are read (at the first line after them)."""
+        if self.game not in (None, GAME_NAME) and "game" not in self.tag_lines:
+            raise _Stop(LogError(item.line, 1, "illegal", f"pbem reads logs of {GAME_NAME!r} "
+                                 f"only, not of {self.game!r} (--game)", "game"))
         if self.result is not None and set(self.result) != set(self.players):
             line = self.tag_lines["result"]
             bad = sorted(set(self.result) ^ set(self.players))
@@ -494,15 +501,18 @@ class _Replay:
         )
 
 
-def replay_log(text: str, *, file: str = "<log>", upto: int | None = None) -> ReplayResult:
+def replay_log(text: str, *, file: str = "<log>", upto: int | None = None,
+               game: str | None = None) -> ReplayResult:
     """Replay a game log, checking every line, up to its end or its first error.
 
     `upto`: stop after that line (1-based), for the position at a point of the log
     (the header tags are read whatever `upto` says; 0 gives the position at the start);
     errors after it are not looked for. Never raises: whatever the text, the result
     says what is wrong (an unexpected exception is reported as kind "internal").
+    `game`: the game of a log without a [Game] tag (a log whose tag names another game
+    is an error).
     """
-    replay = _Replay(text, file)
+    replay = _Replay(text, file, game)
     error: LogError | None = None
     try:
         replay.run(upto)

@@ -39,6 +39,7 @@ from engine.princes.legal import legal_commands
 from engine.princes.ruleset import RULES
 from engine.princes.state import CHANCE, State
 from engine.princes.views import events_visible_to, view_for
+from engine.registry import get_game as get_registered_game
 from engine.undo import START, Last, Tracker, legal_undo_commands
 from engine.undo import play as play_command
 from notation import format_command, parse_command
@@ -47,6 +48,7 @@ from . import guard
 from .config import Config
 from .describe import describe_event, summarise_commands
 from .errors import ConflictError, PbemError, UnknownGameError
+from .games import id_prefix
 from .inbound import (
     Envelope,
     Line,
@@ -414,13 +416,17 @@ class Moderator:
     def new_game(self, players: Sequence[PlayerSpec], now: datetime, *,
                  game_id: str | None = None, variant: str = "standard", seed: str | None = None,
                  money_open: bool = False, turn_hours: float = 0, reminder_hours: float = 0,
-                 late_policy: str = "wait", require_auth: str = "none") -> str:
+                 late_policy: str = "wait", require_auth: str = "none",
+                 game: str | None = None) -> str:
         """Create a game, deal with its seed, and queue everyone's first status mail.
 
         `require_auth` (dmarc, dkim, spf or none): the alignment of the From address
-        that the moderator's mail server must have found (`pbem.sender_auth`).
+        that the moderator's mail server must have found (`pbem.sender_auth`). `game`:
+        the registered game (None: the default game); it is stored with the game, and
+        new ids are its prefix and a number (`pbem.games.id_prefix`).
 
         Raises:
+            UnknownGameError: no game called `game` is registered (engine.registry).
             IllegalMoveError: the engine refuses the setup (player count).
             NameRefused: a name the notation cannot write, or two that look alike
                 (`pbem.names`).
@@ -441,6 +447,7 @@ class Moderator:
                     raise ValueError(f"{addr} is given for both {owners[addr]} and {p.name}")
         names = check_game_names([p.name for p in players])
         players = [dataclasses.replace(p, name=n) for p, n in zip(players, names, strict=True)]
+        rules = get_registered_game(game)
         seed = seed or secrets.token_hex(16)
         salt = secrets.token_hex(8)
         started = start_game([p.name for p in players], variant=variant, money_open=money_open,
@@ -449,16 +456,17 @@ class Moderator:
         resolve_chance(played, seed)
         with self.store.transaction() as s:
             if game_id is None:
+                prefix = id_prefix(rules)
                 n = len(list(s.exec(select(Game.id)))) + 1
-                while s.get(Game, f"pof-{n}") is not None:
+                while s.get(Game, f"{prefix}-{n}") is not None:
                     n += 1
-                game_id = f"pof-{n}"
+                game_id = f"{prefix}-{n}"
             elif s.get(Game, game_id) is not None:
                 raise ValueError(f"game {game_id!r} exists already")
             if not game_id.replace("-", "").replace("_", "").isalnum():
                 raise ValueError("a game id is letters, digits, - and _ only")
-            game = Game(id=game_id, variant=variant, money_open=money_open, seed=seed,
-                        salt=salt, created=now, turn_hours=turn_hours,
+            game = Game(id=game_id, game=rules.name, variant=variant, money_open=money_open,
+                        seed=seed, salt=salt, created=now, turn_hours=turn_hours,
                         reminder_hours=reminder_hours, late_policy=late_policy)
             s.add(game)
             seats = [Seat(game_id=game_id, seat=i, name=p.name, person=p.name, email=p.email,

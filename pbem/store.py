@@ -66,7 +66,8 @@ def _ts(**kw: Any) -> Any:
 class Game(SQLModel, table=True):
     __tablename__ = "pbem_game"
 
-    id: str = Field(primary_key=True)  # short name, e.g. pof-17
+    id: str = Field(primary_key=True)  # short name: the game's id prefix and a number
+    game: str  # the registered game's name (engine.registry), e.g. its log [Game] tag
     variant: str = "standard"
     money_open: bool = False
     seed: str = ""  # secret until the game ends

@@ -8,9 +8,11 @@ from pbem import schema
 from pbem.store import Store
 from tests.pbem.schema_checks import (
     make_release_database,
+    make_revision_database,
     openers_migrate_once,
     schema_diff,
     upgrade_and_play_on,
+    upgrade_to_game_name_in_place,
 )
 
 
@@ -31,6 +33,10 @@ def test_release_database_with_a_game_upgrades_in_place_and_plays_on(database_ur
     assert schema_diff(store.engine) != []
     store.dispose()
     upgrade_and_play_on(database_url, game_id)
+
+
+def test_database_at_0002_gets_each_games_game_in_place(database_url: str) -> None:
+    upgrade_to_game_name_in_place(database_url, make_revision_database(database_url, "0002"))
 
 
 def test_openers_at_once_migrate_once_under_the_advisory_lock(database_url: str) -> None:

@@ -6,15 +6,17 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import Integer, MetaData, Table
+from sqlalchemy import Integer, MetaData, Table, inspect
 from sqlalchemy import select as select_columns
 from sqlalchemy.engine import Engine
 from sqlmodel import SQLModel, select
 
+from pbem import schema
 from pbem.schema import VERSION_TABLE, Migration, include_object
-from pbem.store import EventRow, Game, OutMail, Store
+from pbem.store import TABLES, EventRow, Game, OutMail, Store
 
 from .fakes import NOW, PLAYERS, FakeMailbox, FakeSmtp, make_moderator
 from .helpers import keep_line, run, send, state_of
@@ -45,12 +47,20 @@ def make_release_database(url: str) -> str:
         for statement in ddl.split(";"):
             if "CREATE" in statement:
                 conn.exec_driver_sql(statement)
+    game_id = _copy_a_new_game(store, RELEASE_TABLES)
+    store.dispose()
+    return game_id
+
+
+def _copy_a_new_game(store: Store, tables: tuple[str, ...]) -> str:
+    """Deal a game with today's code in memory and copy its rows into `store`'s
+    `tables` (the columns the database has only). Returns the game's id."""
     source = make_moderator()  # a game played by today's code, in memory
     game_id = source.new_game(PLAYERS, NOW, game_id="pof-1", seed="release-seed")
     legacy = MetaData()
     with store.engine.begin() as dst, source.store.engine.connect() as src:
-        for name in RELEASE_TABLES:
-            table = Table(name, legacy, autoload_with=dst)  # the release's columns only
+        for name in tables:
+            table = Table(name, legacy, autoload_with=dst)  # the database's columns only
             model = SQLModel.metadata.tables[name]
             # Serial ids are left to the database, which numbers them as the release did.
             wanted = [model.c[c.name] for c in table.columns
@@ -60,8 +70,55 @@ def make_release_database(url: str) -> str:
             if rows:
                 dst.execute(table.insert(), rows)
     source.store.dispose()
+    return game_id
+
+
+def make_revision_database(url: str, revision: str) -> str:
+    """A database the migrations brought to `revision` (an older pbem's newest),
+    holding a game just dealt. Returns the game's id."""
+    store = Store(url)
+    store.drop_all()
+    with store.engine.connect() as conn:
+        if conn.dialect.name == "sqlite":
+            conn.exec_driver_sql("BEGIN IMMEDIATE")  # as pbem.schema.migrate does
+        command.upgrade(schema.alembic_config(conn), revision)
+        conn.commit()
+    have = set(inspect(store.engine).get_table_names())
+    game_id = _copy_a_new_game(store, tuple(t.name for t in TABLES if t.name in have))
     store.dispose()
     return game_id
+
+
+def rows_of(engine: Engine) -> dict[str, list[dict[str, object]]]:
+    """Every row of every pbem table, as the database holds them, in key order."""
+    found = MetaData()
+    found.reflect(engine, only=lambda name, _: name.startswith("pbem_"))
+    with engine.connect() as conn:
+        return {name: [dict(r._mapping) for r in conn.execute(
+                    table.select().order_by(*table.primary_key.columns))]
+                for name, table in found.tables.items()}
+
+
+def upgrade_to_game_name_in_place(url: str, game_id: str) -> None:
+    """A database at revision 0002 (before each game named its game) is upgraded in
+    place: every row keeps its values, the games are games of the first game, and the
+    moderator plays on."""
+    store = Store(url)
+    before = rows_of(store.engine)
+    assert "game" not in before["pbem_game"][0]
+    done = store.create_all()
+    assert (done.before, done.after, done.from_legacy) == ("0002", schema.HEAD, False)
+    assert schema_diff(store.engine) == []
+    after = rows_of(store.engine)
+    assert [g.pop("game") for g in after["pbem_game"]] == ["princes-of-florence"]
+    assert after.pop(VERSION_TABLE) == [{"version_num": schema.HEAD}]
+    before.pop(VERSION_TABLE)
+    assert after == before and before["pbem_event"] and before["pbem_outbox"]
+    with store.read() as s:
+        game = s.get(Game, game_id)
+        assert game is not None and game.game == "princes-of-florence"
+    store.dispose()
+    upgrade_and_play_on(url, game_id)
 
 
 def upgrade_and_play_on(url: str, game_id: str) -> None:

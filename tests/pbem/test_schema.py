@@ -21,9 +21,11 @@ from pbem.store import TABLES, Store
 
 from .schema_checks import (
     make_release_database,
+    make_revision_database,
     openers_migrate_once,
     schema_diff,
     upgrade_and_play_on,
+    upgrade_to_game_name_in_place,
 )
 
 
@@ -89,12 +91,19 @@ def test_release_database_with_a_game_upgrades_in_place_and_plays_on(tmp_path) -
     upgrade_and_play_on(url, game_id)
 
 
+def test_database_at_0002_gets_each_games_game_in_place(tmp_path) -> None:
+    url = sqlite_url(tmp_path)
+    upgrade_to_game_name_in_place(url, make_revision_database(url, "0002"))
+
+
 def test_database_made_between_release_and_migrations_is_upgraded(tmp_path) -> None:
     # create_all before the migrations made whatever the models held then: here all
-    # of today's tables but the send lease's columns.
+    # of today's tables but the send lease's columns (and the game's game, which came
+    # after the migrations).
     store = Store(sqlite_url(tmp_path))
     SQLModel.metadata.create_all(store.engine, tables=TABLES)
     with store.engine.begin() as conn:
+        conn.exec_driver_sql("ALTER TABLE pbem_game DROP COLUMN game")
         conn.exec_driver_sql("ALTER TABLE pbem_outbox DROP COLUMN claimed_until")
         conn.exec_driver_sql("ALTER TABLE pbem_outbox DROP COLUMN claimed_by")
     done = store.create_all()

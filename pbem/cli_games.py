@@ -1,0 +1,62 @@
+"""The command line's `--game` option and the games its help lists.
+
+The list is made when a help page is shown (`GamesGroup`, `GamesCommand`), not when
+`pbem` starts, so that the log tools start as fast as before; it imports each game's
+definition (`engine.registry`), never the database stack.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+from typer.core import TyperCommand, TyperGroup
+
+
+def games_epilog() -> str:
+    from .games import listing
+
+    lines = listing() or ["none registered"]
+    return "\n\n".join(["Games (--game NAME: its variants and player counts):", *lines])
+
+
+class GamesGroup(TyperGroup):
+    """The top-level app: its help ends with the registered games."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        self.epilog = games_epilog()
+        super().format_help(ctx, formatter)
+
+
+class GamesCommand(TyperCommand):
+    """A command with --game: its help ends with the registered games."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        self.epilog = games_epilog()
+        super().format_help(ctx, formatter)
+
+
+def checked_game(value: str | None) -> str | None:
+    """--game's check: a registered game's name, or a usage error (exit 2) naming the
+    known games. None (not given) stays None: the callee takes the default game."""
+    if value is None:
+        return None
+    from engine.errors import GameError
+
+    from .games import game_name
+
+    try:
+        return game_name(value.strip().lower())
+    except GameError as e:
+        raise typer.BadParameter(e.message) from None
+
+
+GAME_HELP = "the game (default: the default game; --help lists them)"
+
+GameOption = Annotated[str | None, typer.Option("--game", help=GAME_HELP,
+                                                callback=checked_game, metavar="NAME")]
+
+
+def command(app: typer.Typer, name: str) -> Any:
+    """`app.command(name)` for a command that takes --game."""
+    return app.command(name, cls=GamesCommand)
