@@ -3,7 +3,7 @@
 This package holds what every game's notation shares: game logs (`notation.log`),
 vocabularies and messages (`notation.words`), the token reader, the bounds, and the
 seam (`Grammar`, found by game name with `grammar_for`). Each game's commands are
-read and written by its own grammar, e.g. `notation.princes`.
+read and written by its own grammar, in its package under `notation/`.
 See docs/notation.md for the notation itself.
 """
 

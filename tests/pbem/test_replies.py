@@ -171,3 +171,24 @@ def test_a_lone_shortened_command_gets_a_hint() -> None:
         "Don (to play 'done', write it in full)", "Pas. (to play 'pass', write it in full)",
         "Bon (to play 'bonus', write it in full)", "Anna", "Und dann", "bu",
         "Agr (to play 'agree', write it in full)"]
+
+
+def test_command_words_are_the_grammars() -> None:
+    """Which lines are commands is the game's to say: another grammar, other words."""
+    from typing import Any, cast
+
+    from notation import Grammar, Vocabulary
+
+    class Dice:
+        verbs = Vocabulary("command", ("roll", "undo"), whole=("undo",))
+
+        @staticmethod
+        def parse_command(text: str, players: Any = ()) -> Any:
+            return Dice.verbs.resolve(text.split()[0])
+
+    dice = cast(Grammar, Dice())
+    assert is_command_line("roll 3", grammar=dice)
+    assert is_command_line("Rol", grammar=dice)
+    assert not is_command_line("bid 400", grammar=dice)
+    assert is_command_line("bid 400", grammar=GRAMMAR)
+    assert shown_lines([Line(1, "und")], grammar=dice) == ["und (to play 'undo', write it in full)"]
