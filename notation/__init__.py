@@ -1,14 +1,15 @@
 """The pbem notation: one command per line, and game logs made of such lines.
 
-Text in, typed `engine.princes.commands` out, and back: `parse_command(format_command(c)) == c`
-for every valid command, and `format_command(parse_command(s))` is the canonical
-spelling of `s` (lowercase, full names, single spaces, cells sorted, no comment).
+This package holds what every game's notation shares: game logs (`notation.log`),
+vocabularies and messages (`notation.words`), the token reader, the bounds, and the
+seam (`Grammar`, found by game name with `grammar_for`). Each game's commands are
+read and written by its own grammar, in its package under `notation/`.
 See docs/notation.md for the notation itself.
 """
 
 from engine.errors import AmbiguousError, NotationError
 
-from .commands import HIDDEN, format_command, is_hidden, parse_chance, parse_command
+from .grammar import Grammar
 from .log import (
     KNOWN_TAGS,
     Chance,
@@ -22,59 +23,36 @@ from .log import (
     format_item,
     format_log,
     iter_log,
+    known_tags,
     parse_log,
     split_players,
 )
-from .words import (
-    BONUS_CARDS,
-    BUILDINGS,
-    CARDS,
-    CELL_ORDER,
-    DECK_CARDS,
-    FREEDOM_WORDS,
-    LANDSCAPE_WORDS,
-    MIN_PREFIX,
-    OBJECT_WORDS,
-    PRESTIGE_CARDS,
-    PROFESSIONS,
-    VERBS,
-    Vocabulary,
-    player_vocabulary,
-)
+from .registry import GRAMMARS, grammar_for
+from .words import MIN_PREFIX, ROUND_WORDS, UNDO_VERBS, Vocabulary, player_vocabulary
 
 __all__ = [
     "AmbiguousError",
-    "BONUS_CARDS",
-    "BUILDINGS",
-    "CARDS",
-    "CELL_ORDER",
     "Chance",
     "Comment",
-    "DECK_CARDS",
-    "FREEDOM_WORDS",
+    "GRAMMARS",
     "GameLog",
-    "HIDDEN",
+    "Grammar",
     "KNOWN_TAGS",
-    "LANDSCAPE_WORDS",
     "LogEntry",
     "LogItem",
     "MIN_PREFIX",
     "Move",
     "NotationError",
-    "OBJECT_WORDS",
-    "PRESTIGE_CARDS",
-    "PROFESSIONS",
+    "ROUND_WORDS",
     "RoundMarker",
     "Tag",
-    "VERBS",
+    "UNDO_VERBS",
     "Vocabulary",
-    "format_command",
     "format_item",
     "format_log",
-    "is_hidden",
+    "grammar_for",
     "iter_log",
-    "parse_chance",
-    "parse_command",
+    "known_tags",
     "parse_log",
     "player_vocabulary",
     "split_players",

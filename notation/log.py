@@ -1,12 +1,16 @@
-"""Game logs: header tags, then one decision per line.
+"""Game logs of any game: header tags, then one decision per line.
 
-    [Game "princes-of-florence"]
+    [Game "GAME"]
     [Players "anna, bas, chris, dirk"]
-    * deal anna: alchemist composer theologian sculptor
-    anna: keep alchemist composer sculptor
+    * CHANCE                   (what chance decided: a deal, a draw, a roll)
+    anna: COMMAND
     round 1
-    anna: open park            # a comment
+    bas: COMMAND               # a comment
     # a whole-line comment
+
+The tags, `round N` markers, comments and player names are read here, the same in
+every game; the commands and chance lines by the game's grammar
+(`notation.grammar`), which the [Game] tag picks (no tag: the default game).
 
 `iter_log` reads lazily and stops at the first bad line with a NotationError whose
 `line` and `column` are set, so a replayer can apply items as they come.
@@ -16,40 +20,52 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
 
 from engine.errors import NotationError
-from engine.princes.commands import ChanceCommand, Choose, Keep, PlayerCommand
+from engine.registry import UnknownGameError, default_name
 
-from .commands import (
-    HIDDEN,
-    fast_chance,
-    fast_command,
-    format_command,
-    hidden_cards,
-    read_chance,
-    read_command,
-)
+from .grammar import Grammar
 from .limits import MAX_LINE, MAX_LINES, MAX_NAME, MAX_NAMES, MAX_TAG_VALUE
 from .reader import END_OF_LINE, Reader
+from .registry import GRAMMARS, grammar_for
 from .words import (
     ROUND_WORDS,
-    VERBS,
     Vocabulary,
+    alternatives,
     bad_player_name_char,
     player_vocabulary,
     quote,
 )
 
 KNOWN_TAGS = (
-    "Game", "Rules", "Engine", "Variant", "Money", "Players", "SeedCommit", "Seed", "Salt",
+    "Game", "Rules", "Engine", "Variant", "Players", "SeedCommit", "Seed", "Salt",
     "Event", "Date", "Result", "Head",
 )
-"""Tags with a meaning to pbem; their names are read case-insensitively and written as
-spelled here. Any other tag is kept as written. Tags keep the order they were given in.
-`Engine`, `Money`, `SeedCommit`, `Salt` and `Head` are written by `pbem export` and
-checked by `pbem verify` (docs/trust.md)."""
+"""Tags with a meaning to pbem in every game; their names are read case-insensitively
+and written as spelled here, and so are the game's own tags (`Grammar.tags`, see
+`known_tags`). Any other tag is kept as written. Tags keep the order they were given
+in. `Engine`, `SeedCommit`, `Salt` and `Head` are written by `pbem export` and checked
+by `pbem verify` (docs/trust.md)."""
 
-_CANONICAL_TAG = {t.lower(): t for t in KNOWN_TAGS}
+_GAME_OPTIONS_AFTER = KNOWN_TAGS.index("Variant") + 1
+
+
+def known_tags(grammar: Grammar) -> tuple[str, ...]:
+    """The tags with a meaning in a log of `grammar`'s game, in the order `pbem export`
+    writes them: the generic ones, the game's own (its options) after `Variant`."""
+    at = _GAME_OPTIONS_AFTER
+    return (*KNOWN_TAGS[:at], *grammar.tags, *KNOWN_TAGS[at:])
+
+
+@lru_cache(maxsize=64)
+def _canonical_tags(game_tags: tuple[str, ...]) -> dict[str, str]:
+    """Known tag names by their lowercase spelling, with a game's own `game_tags`."""
+    return {t.lower(): t for t in (*KNOWN_TAGS, *game_tags)}
+
+
+_GENERIC_TAGS = _canonical_tags(())
 _TAG_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
 
@@ -82,9 +98,9 @@ class Move:
 
     line: int = field(compare=False)
     actor: str
-    command: PlayerCommand
+    command: Any  # the game's player command
 
-    def __init__(self, line: int, actor: str, command: PlayerCommand) -> None:
+    def __init__(self, line: int, actor: str, command: Any) -> None:
         _MOVE_LINE(self, line)
         _MOVE_ACTOR(self, actor)
         _MOVE_COMMAND(self, command)
@@ -92,12 +108,12 @@ class Move:
 
 @dataclass(frozen=True, slots=True, init=False)
 class Chance:
-    """A `* deal ...` or `* draw ...` line."""
+    """A `* ...` line: what chance decided (a deal, a draw, a roll)."""
 
     line: int = field(compare=False)
-    command: ChanceCommand
+    command: Any  # the game's chance command
 
-    def __init__(self, line: int, command: ChanceCommand) -> None:
+    def __init__(self, line: int, command: Any) -> None:
         _CHANCE_LINE(self, line)
         _CHANCE_COMMAND(self, command)
 
@@ -132,10 +148,14 @@ def split_players(value: str) -> tuple[str, ...]:
 
 @dataclass(frozen=True, slots=True)
 class GameLog:
-    """A whole game log: `tags` as (name, value) pairs in order, then the items."""
+    """A whole game log: `tags` as (name, value) pairs in order, then the items.
+
+    `game` names the game whose grammar read it ('' for a log built by hand: then its
+    [Game] tag, else the default game, says which)."""
 
     tags: tuple[tuple[str, str], ...] = ()
     items: tuple[LogItem, ...] = ()
+    game: str = field(default="", compare=False)
 
     def tag(self, name: str) -> str | None:
         """The value of tag `name` (case-insensitive), or None."""
@@ -158,8 +178,8 @@ class GameLog:
 def _read_tag(line: str, at: int) -> tuple[str, str, int]:
     """Read `[Name "value"]` with its '[' at index `at`.
 
-    Returns the name (known names canonically spelled), the value, and the index of
-    the first character of the name.
+    Returns the name as written, the value, and the index of the first character of
+    the name.
     """
     n = len(line)
     start = k = at + 1
@@ -205,7 +225,7 @@ def _read_tag(line: str, at: int) -> tuple[str, str, int]:
         k += 1
     if k < n and line[k] != "#":
         raise _line_error(line, k, f"end of line after tag [{name}]", (END_OF_LINE,))
-    return _CANONICAL_TAG.get(name.lower(), name), "".join(chars), start
+    return name, "".join(chars), start
 
 
 def _line_error(line: str, k: int, wanted: str, expected: tuple[str, ...]) -> NotationError:
@@ -268,15 +288,39 @@ def _players_vocabulary(line: str, value: str, name_at: int) -> Vocabulary:
     return vocabulary
 
 
-def iter_log(text: str) -> Iterator[LogEntry]:
+def _game_grammar(line: str, value: str, name_at: int) -> Grammar:
+    """The grammar the value of a [Game] tag names."""
+    try:
+        return GRAMMARS.get(value.strip().lower())
+    except UnknownGameError:
+        known = GRAMMARS.names()
+        value_at = line.find('"', name_at) + 1
+        raise NotationError(
+            f"unknown game {quote(value.strip())} in tag [Game]; known games:"
+            f" {alternatives(known, 'and') if known else 'none'}",
+            column=value_at + len(value) - len(value.lstrip()) + 1,
+            expected=("game",),
+            candidates=tuple(known),
+        ) from None
+
+
+def iter_log(text: str, *, grammar: Grammar | None = None) -> Iterator[LogEntry]:
     """Read a game log lazily, one item per meaningful line; blank lines are skipped.
+
+    Its moves and chance lines are read by `grammar` if given, else by the grammar
+    of the game its [Game] tag names, else by the default game's. Tags before [Game]
+    are spelled as the default game's.
 
     Raises:
         NotationError: at the first bad line, with `line` (1-based) and `column` set:
             bad syntax, a move before the Players tag, an unknown actor, a duplicated
-            tag, a tag after the first move, or a bound of notation.limits passed (a
-            line, a tag value, a name or the number of lines or names).
+            tag, a tag after the first move, an unknown game in the [Game] tag, or a
+            bound of notation.limits passed (a line, a tag value, a name or the
+            number of lines or names).
+        GameError: the log names no game and the installed package no default one.
     """
+    forced = grammar is not None
+    canonical = _canonical_tags(grammar.tags) if grammar is not None else _GENERIC_TAGS
     players: Vocabulary | None = None
     seen: dict[str, int] = {}  # tag name (lowercase) -> line
     in_body = False
@@ -301,13 +345,17 @@ def iter_log(text: str) -> Iterator[LogEntry]:
             if first == "[":
                 at = len(content) - len(body)
                 name, value, name_at = _read_tag(line, at)
+                key = name.lower()
+                spelled = canonical.get(key)
+                if spelled is None and grammar is None:
+                    spelled = _canonical_tags(grammar_for(None).tags).get(key)
+                name = spelled or name
                 if in_body:
                     raise NotationError(
                         f"tag [{name}] comes after the first move; tags belong at the top",
                         column=at + 1,
                         expected=("move",),
                     )
-                key = name.lower()
                 if key in seen:
                     raise NotationError(
                         f"duplicate tag [{name}]; it was already given on line {seen[key]}",
@@ -317,6 +365,9 @@ def iter_log(text: str) -> Iterator[LogEntry]:
                 seen[key] = number
                 if key == "players":
                     players = _players_vocabulary(line, value, name_at)
+                elif key == "game" and not forced:
+                    grammar = _game_grammar(line, value, name_at)
+                    canonical = _canonical_tags(grammar.tags)
                 yield Tag(number, name, value)
                 continue
             if players is None:
@@ -326,12 +377,15 @@ def iter_log(text: str) -> Iterator[LogEntry]:
                     column=len(content) - len(body) + 1,
                     expected=("tag",),
                 )
-            in_body = True
+            if not in_body:
+                in_body = True
+                reading = grammar if grammar is not None else grammar_for(None)
+                fast_command, fast_chance = reading.fast_command, reading.fast_chance
             if first == "*":
                 star = len(content) - len(body)
                 chance = fast_chance(content, star, players)
                 if chance is None:
-                    chance = read_chance(content, star, players)
+                    chance = reading.read_chance(content, star, players)
                 yield Chance(number, chance)
                 continue
             colon = content.find(":")
@@ -340,7 +394,7 @@ def iter_log(text: str) -> Iterator[LogEntry]:
                 actor = players.lookup.get(actor_toks[0].lower()) if actor_toks else None
                 command = fast_command(content[colon + 1 :].split(), players)
                 if actor is None or command is None or len(actor_toks) != 1:
-                    yield _read_move(number, content, colon, players)
+                    yield _read_move(number, content, colon, players, reading)
                 else:
                     yield Move(number, actor, command)
                 continue
@@ -351,7 +405,7 @@ def iter_log(text: str) -> Iterator[LogEntry]:
                 r.end()
                 yield RoundMarker(number, round_number)
                 continue
-            if r.peek().lower() in VERBS:
+            if r.peek().lower() in reading.verbs:
                 raise r.fail(
                     f"expected a player name and ':' before {quote(r.peek())};"
                     " every move in a log names its player, like 'anna: pass'",
@@ -387,46 +441,41 @@ def _too_long(line: str, number: int) -> NotationError:
     )
 
 
-def _read_move(number: int, content: str, colon: int, players: Vocabulary) -> Move:
+def _read_move(
+    number: int, content: str, colon: int, players: Vocabulary, grammar: Grammar
+) -> Move:
     actor_part = Reader(content, 0, colon, [], quote(":"))
     if actor_part.at_end:
         raise actor_part.unexpected("a player name before ':'", ("player",))
     actor = actor_part.word(players)
     actor_part.end(quote(":"))
-    hidden = _hidden_command(content[colon + 1 :])
+    hidden = grammar.hidden_command(content[colon + 1 :])
     if hidden is not None:
         return Move(number, actor, hidden)
     r = Reader(content, colon + 1, len(content), [actor + ":"])
-    return Move(number, actor, read_command(r, players))
+    return Move(number, actor, grammar.read_command(r, players))
 
 
-def _hidden_command(text: str) -> PlayerCommand | None:
-    """`keep ? ? ?` or `choose ?` (cards hidden in a public log), else None."""
-    verb, _, rest = text.strip().partition(" ")
-    cards = hidden_cards(rest)
-    if cards is None:
-        return None
-    if verb.lower() == "keep":
-        return Keep(cards)
-    if verb.lower() == "choose" and len(cards) == 1:
-        return Choose(HIDDEN)
-    return None
-
-
-def parse_log(text: str) -> GameLog:
-    """Read a whole game log.
+def parse_log(text: str, *, grammar: Grammar | None = None) -> GameLog:
+    """Read a whole game log (by `grammar` if given, else as `iter_log` says).
 
     Raises:
         NotationError: at the first bad line (see `iter_log`).
+        GameError: the log names no game and the installed package no default one.
     """
     tags: list[tuple[str, str]] = []
     items: list[LogItem] = []
-    for entry in iter_log(text):
+    game: str | None = None
+    for entry in iter_log(text, grammar=grammar):
         if isinstance(entry, Tag):
             tags.append((entry.name, entry.value))
+            if entry.name == "Game":
+                game = entry.value.strip().lower()
         else:
             items.append(entry)
-    return GameLog(tuple(tags), tuple(items))
+    if grammar is not None:
+        game = grammar.name
+    return GameLog(tuple(tags), tuple(items), game or default_name())
 
 
 # -- writing -----------------------------------------------------------------------
@@ -438,28 +487,44 @@ def format_tag(name: str, value: str) -> str:
     return f'[{name} "{escaped}"]'
 
 
-def format_item(item: LogEntry) -> str:
-    """The canonical line of one log entry."""
+def format_item(item: LogEntry, grammar: Grammar | None = None) -> str:
+    """The canonical line of one log entry; moves and chance lines as `grammar` (by
+    default the default game's) writes them.
+
+    Raises:
+        TypeError: `item` is no log entry, or its command none of the game's.
+        GameError: no grammar is given and the installed package names no default game.
+    """
     match item:
         case Tag(_, name, value):
             return format_tag(name, value)
         case RoundMarker(_, round_number):
             return f"round {round_number}"
         case Move(_, actor, command):
-            return f"{actor}: {format_command(command)}"
+            return f"{actor}: {(grammar or grammar_for(None)).format_command(command)}"
         case Chance(_, command):
-            return format_command(command)
+            return (grammar or grammar_for(None)).format_command(command)
         case Comment(_, comment):
             return f"# {comment}" if comment else "#"
     raise TypeError(f"not a log entry: {item!r}")
 
 
-def format_log(log: GameLog) -> str:
+def format_log(log: GameLog, *, grammar: Grammar | None = None) -> str:
     """The canonical text of a log: its tags, a blank line, then one line per item
-    (a blank line before each round marker). Inline comments are not kept."""
+    (a blank line before each round marker). Inline comments are not kept. Moves are
+    written by `grammar`, else by that of the log's game (`GameLog.game`, else its
+    [Game] tag, else the default game).
+
+    Raises:
+        UnknownGameError: no grammar is registered for the log's game.
+        TypeError: a command is none of the game's.
+    """
+    if grammar is None and any(isinstance(i, Move | Chance) for i in log.items):
+        game = log.game or (log.tag("Game") or "").strip().lower()
+        grammar = grammar_for(game or None)
     lines = [format_tag(name, value) for name, value in log.tags]
     for index, item in enumerate(log.items):
         if lines and (index == 0 or isinstance(item, RoundMarker)):
             lines.append("")
-        lines.append(format_item(item))
+        lines.append(format_item(item, grammar))
     return "\n".join(lines) + "\n" if lines else ""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine.errors import NotationError
 
 from .limits import MAX_DIGITS
-from .words import CELL_ORDER, FIRST_CELL, LAST_CELL, Vocabulary, quote
+from .words import Vocabulary, quote
 
 END_OF_LINE = "end of line"
 
@@ -178,45 +178,6 @@ class Reader:
         self.said.append(str(value))
         self.i = i + 1
         return value
-
-    def cells(self) -> tuple[str, ...]:
-        """Read one or more cells up to the end of the segment, in canonical order.
-
-        Raises:
-            NotationError: no cell, a token that is no cell of the grid, or a cell
-                named twice.
-        """
-        got: list[str] = []
-        toks = self.toks
-        while self.i < self.n:
-            tok = toks[self.i]
-            cell = tok.lower()
-            if cell not in CELL_ORDER:
-                raise self._bad_cell(tok, bool(got))
-            if cell in got:
-                raise self.fail(
-                    f"expected another cell or end of line{self.context()}, found"
-                    f" {quote(cell)} again",
-                    expected=("cell", END_OF_LINE),
-                )
-            got.append(cell)
-            self.said.append(cell)
-            self.i += 1
-        if not got:
-            raise self.unexpected("a cell like 'd4'", ("cell",))
-        got.sort(key=CELL_ORDER.__getitem__)
-        return tuple(got)
-
-    def _bad_cell(self, tok: str, after_cells: bool) -> NotationError:
-        if len(tok) >= 2 and tok[0].isascii() and tok[0].isalpha() and tok[1:].isdigit():
-            return self.fail(
-                f"expected a cell like 'd4'{self.context()}, found {quote(tok)}, which is"
-                f" off the grid ({FIRST_CELL} to {LAST_CELL})",
-                expected=("cell",),
-            )
-        if after_cells:
-            return self.unexpected("a cell or end of line", ("cell", END_OF_LINE))
-        return self.unexpected("a cell like 'd4'", ("cell",))
 
     def end(self, wanted: str = END_OF_LINE) -> None:
         """Check that no token is left.

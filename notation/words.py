@@ -17,7 +17,6 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from engine.errors import AmbiguousError, NotationError
-from engine.princes.ruleset import DECKS, FREEDOMS, LANDSCAPES, OBJECTS, RULES
 
 MIN_PREFIX = 3
 """Shortest prefix accepted for a word (an exact word of any length is accepted)."""
@@ -88,7 +87,7 @@ def article(noun: str) -> str:
 
 
 class Vocabulary:
-    """A closed set of lowercase words of one kind (buildings, professions, ...).
+    """A closed set of lowercase words of one kind (a game's commands, pieces, ...).
 
     A token resolves (`get`, `resolve`) to the word it spells exactly, else to the
     only word it is a prefix of, if it has `MIN_PREFIX` or more letters. An exact word
@@ -216,53 +215,12 @@ def _starting(words: list[str], prefix: str) -> tuple[str, ...]:
     return tuple(words[i:end])
 
 
-VERBS = Vocabulary(
-    "command",
-    (
-        "keep", "open", "bid", "pass", "take", "place", "choose", "build", "work",
-        "profession", "bonus", "freedom", "recruit", "sell", "done", "undo", "agree",
-        "refuse",
-    ),
-    whole=("done", "pass", "undo", "agree", "refuse", "bonus", "profession"),
-)
-"""The commands. Those that end a turn, give something up, answer an undo or pay for
-a draw are taken only written in full, so that a word such as "Don" or "Bon" in a
-greeting is never played."""
-PROFESSIONS = Vocabulary("profession", RULES.professions)
-BUILDINGS = Vocabulary("building", RULES.buildings)
-LANDSCAPE_WORDS = Vocabulary("landscape", LANDSCAPES)
-OBJECT_WORDS = Vocabulary("object", OBJECTS)
-FREEDOM_WORDS = Vocabulary("freedom", FREEDOMS)
-BONUS_CARDS = Vocabulary("bonus card", RULES.bonus)
-PRESTIGE_CARDS = Vocabulary("prestige card", RULES.prestige)
-CARDS = Vocabulary(
-    "card",
-    (*RULES.professions, *RULES.bonus, *RULES.prestige),
-    expected=("profession", "bonus card", "prestige card"),
-    wanted="a profession, bonus card or prestige card",
-)
-DECK_WORDS = Vocabulary("deck", DECKS)
-CHANCE_WORDS = Vocabulary("chance event", ("deal", "draw"))
 ROUND_WORDS = Vocabulary("round marker", ("round",))
+"""The word of a `round N` line, in every game's logs."""
 
-DECK_CARDS: dict[str, Vocabulary] = {
-    "profession": PROFESSIONS,
-    "prestige": PRESTIGE_CARDS,
-    "bonus": BONUS_CARDS,
-}
-"""The cards each deck holds, by deck name."""
-
-_COLUMNS = "abcdefghijklmnopqrstuvwxyz"[: RULES.width]
-CELL_ORDER: dict[str, int] = {
-    f"{c}{r}": i * RULES.height + r - 1
-    for i, c in enumerate(_COLUMNS)
-    for r in range(1, RULES.height + 1)
-}
-"""Every cell name of the principality grid, with its rank in canonical order
-(column, then row), the order of `engine.princes.commands.canonical_cells`."""
-
-FIRST_CELL = f"{_COLUMNS[0]}1"
-LAST_CELL = f"{_COLUMNS[-1]}{RULES.height}"
+UNDO_VERBS = ("undo", "agree", "refuse")
+"""The commands of an undo by consent (`engine.undo`), in every game: each game's
+`verbs` holds them, taken only written in full."""
 
 PLAYER_NAME_FORBIDDEN = frozenset(':#*[]",\\')
 """Characters a player name may not contain (besides whitespace)."""

@@ -273,7 +273,7 @@ def status_command(
         tracker = mod.tracker(s, g)
         undo: dict[str, Any] | None = None
         if tracker.request is not None and tracker.last is not None:
-            from notation import format_command
+            from notation.princes import format_command
 
             undo = {"asked_by": state.players[tracker.request.seat].name,
                     "command": format_command(tracker.last.command),

@@ -58,7 +58,7 @@ from engine.princes.events import (
     TurnEnded,
     WorkCompleted,
 )
-from notation import format_command
+from notation.princes import format_command
 
 
 def _cards(cards: Sequence[str]) -> str:

@@ -26,16 +26,9 @@ from engine.princes.game import new_state
 from engine.princes.state import CHANCE
 from engine.undo import START
 from engine.undo import play as play_command
-from notation import (
-    HIDDEN,
-    Chance,
-    Move,
-    RoundMarker,
-    format_item,
-    parse_chance,
-    parse_command,
-)
+from notation import Chance, Move, RoundMarker, format_item
 from notation.log import format_tag
+from notation.princes import GRAMMAR, HIDDEN, parse_chance, parse_command
 
 from .store import as_utc, event_rows, get_game, load_events, moves_of, seats_of
 
@@ -63,7 +56,7 @@ def trust_tags(started: GameStarted, *, commitment: str, seed: str | None, salt:
 
 def public_command(cmd: Command) -> Command:
     """The command as every player may see it: the cards of a deal, a draw, a keep
-    or a choice written as `notation.HIDDEN`, everything else as it is."""
+    or a choice written as `notation.princes.HIDDEN`, everything else as it is."""
     match cmd:
         case Deal(player, cards):
             return Deal(player, (HIDDEN,) * len(cards))
@@ -107,10 +100,10 @@ def annotated_log(started: GameStarted, moves: Sequence[tuple[int, Command]],
             shown = public_command(cmd) if public else cmd
             if seat == CHANCE:
                 assert isinstance(shown, Deal | Draw)
-                text = format_item(Chance(0, shown))
+                text = format_item(Chance(0, shown), GRAMMAR)
             else:
                 assert not isinstance(shown, Deal | Draw)
-                text = format_item(Move(0, names[seat], shown))
+                text = format_item(Move(0, names[seat], shown), GRAMMAR)
             if annotate:
                 text += f"  # {head(state.version, hashes[state.version - 1], full=True)}"
             lines.append(text)

@@ -24,6 +24,8 @@ from email.utils import getaddresses, parseaddr
 from html.parser import HTMLParser
 from typing import TypeVar
 
+from notation import Grammar, grammar_for
+
 from .headers import clean_address, clean_msgids, clean_text, unmangle
 from .replies import Line, clean_body, is_command_line, own_lines
 
@@ -336,10 +338,11 @@ def as_email(msg: EmailMessage) -> bytes:
 
 # --------------------------------------------------------------------------- lines
 
-def command_lines(text: str) -> list[Line]:
+def command_lines(text: str, grammar: Grammar | None = None) -> list[Line]:
     """The lines of a reply the sender wrote now, with their line numbers: quoted
-    text, attributions, header blocks and signatures dropped (`pbem.replies`)."""
-    return own_lines(text)
+    text, attributions, header blocks and signatures dropped (`pbem.replies`; the
+    command words are `grammar`'s, by default the default game's)."""
+    return own_lines(text, grammar=grammar or grammar_for(None))
 
 
 MAX_VERSION_DIGITS = 9
@@ -348,14 +351,16 @@ _GAME = re.compile(r"^game\s*:?\s+([a-z0-9][a-z0-9._-]*)$", re.IGNORECASE)
 _TOKEN = re.compile(r"^token\s*:?\s+([a-z0-9_-]+)$", re.IGNORECASE)
 
 
-def split_envelope(lines: list[Line]) -> Envelope:
+def split_envelope(lines: list[Line], grammar: Grammar | None = None) -> Envelope:
     """Take the `@vN`, `game ID` and `token TOKEN` lines out of the lines, and sort the
-    rest into command lines and ignored lines (`pbem.replies.is_command_line`).
+    rest into command lines and ignored lines (`pbem.replies.is_command_line`, with
+    `grammar`'s command words, by default the default game's).
 
     Raises:
         MailRejected: a version line with more than `MAX_VERSION_DIGITS` digits.
     """
     env = Envelope(None, None, None, None, [])
+    grammar = grammar or grammar_for(None)
     for ln in lines:
         if m := _VERSION.match(ln.text):
             if len(m.group(1)) > MAX_VERSION_DIGITS:
@@ -368,7 +373,7 @@ def split_envelope(lines: list[Line]) -> Envelope:
             env.game = m.group(1).lower()
         elif m := _TOKEN.match(ln.text):
             env.token = m.group(1)
-        elif is_command_line(ln.text):
+        elif is_command_line(ln.text, grammar=grammar):
             env.commands.append(ln)
         else:
             env.ignored.append(ln)

@@ -32,7 +32,6 @@ from engine.princes.state import CHANCE, State
 from engine.undo import START, Tracker
 from engine.undo import play as play_command
 from notation import (
-    KNOWN_TAGS,
     Chance,
     Comment,
     GameLog,
@@ -40,12 +39,12 @@ from notation import (
     Move,
     RoundMarker,
     Tag,
-    format_command,
     format_log,
-    is_hidden,
     iter_log,
+    known_tags,
     split_players,
 )
+from notation.princes import GRAMMAR, format_command, is_hidden
 from notation.words import quote, visible
 
 GAME_NAME = "princes-of-florence"
@@ -421,7 +420,7 @@ class _Replay:
 
     def run(self, upto: int | None) -> None:
         try:
-            for entry in iter_log(self.text):
+            for entry in iter_log(self.text, grammar=GRAMMAR):
                 if upto is not None and entry.line > upto and not isinstance(entry, Tag):
                     break  # the header is always read: the game exists from line 0 on
                 self.line = entry.line
@@ -532,7 +531,7 @@ def _ordered_tags(tags: Iterable[tuple[str, str]] | Mapping[str, str],
     pairs = list(tags.items()) if isinstance(tags, Mapping) else list(tags)
     if not any(name.lower() == "players" for name, _ in pairs):
         pairs.append(("Players", ", ".join(players)))
-    rank = {name.lower(): i for i, name in enumerate(KNOWN_TAGS)}
+    rank = {name.lower(): i for i, name in enumerate(known_tags(GRAMMAR))}
     indexed = sorted(enumerate(pairs),
                      key=lambda ip: (rank.get(ip[1][0].lower(), len(rank)), ip[0]))
     return [pair for _, pair in indexed]
@@ -549,7 +548,7 @@ def format_game_log(
     `moves` are (seat, command) pairs, seat CHANCE for deals and draws (written as
     chance lines unless `include_chance` is false: a seeded log may leave them out).
     `tags` are (name, value) pairs; known tags are written in the order of
-    notation.KNOWN_TAGS, others after them, and a Players tag is added from
+    notation.known_tags(GRAMMAR), others after them, and a Players tag is added from
     `players` unless given. The moves are replayed to place the round markers.
 
     Raises:
@@ -570,7 +569,7 @@ def format_game_log(
             items.append(Move(0, names[seat], cmd))
         if state.round != round_before:
             items.append(RoundMarker(0, state.round))
-    return format_log(GameLog(tuple(_ordered_tags(tags, names)), tuple(items)))
+    return format_log(GameLog(tuple(_ordered_tags(tags, names)), tuple(items)), grammar=GRAMMAR)
 
 
 __all__ = [

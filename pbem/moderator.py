@@ -42,7 +42,7 @@ from engine.princes.views import events_visible_to, view_for
 from engine.registry import get_game as get_registered_game
 from engine.undo import START, Last, Tracker, legal_undo_commands
 from engine.undo import play as play_command
-from notation import format_command, parse_command
+from notation.princes import GRAMMAR, format_command, parse_command
 
 from . import guard
 from .config import Config
@@ -642,12 +642,12 @@ class Moderator:
                 "a reply to it (or begin with the line "
                 f"'@v{game.version}')."), changes)
         if not env.commands:
-            raise CommandFailed(None, NotationError(no_commands(env.ignored)))
+            raise CommandFailed(None, NotationError(no_commands(env.ignored, grammar=GRAMMAR)))
         digest = self._guard(s, game, seat, env, parsed, now)
         if isinstance(digest, Outcome):
             return digest
         played = play_lines(state, seat.seat, env.commands, game.seed, self.tracker(s, game))
-        played.ignored = shown_lines(env.ignored)
+        played.ignored = shown_lines(env.ignored, grammar=GRAMMAR)
         seats = seats_of(s, game.id)
         self._commit(s, game, seats, state, events, played, now, source=parsed.message_id,
                      sender=seat, in_reply_to=parsed.message_id, references=parsed.references,

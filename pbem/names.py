@@ -32,6 +32,7 @@ from engine.princes.commands import Pass, Recruit
 from engine.princes.ruleset import RULES
 from notation import Move, format_item, parse_log
 from notation.log import format_tag
+from notation.princes import GRAMMAR
 from notation.words import bad_player_name_char
 
 MAX_SEAT_NAME = 24
@@ -92,9 +93,9 @@ def _notation_problem(name: str) -> str | None:
     other = "other-seat"
     moves = (Move(0, name, Pass()), Move(0, other, Recruit(next(iter(RULES.professions)), name)))
     text = "\n".join([format_tag("Players", f"{name}, {other}"), "",
-                      *(format_item(m) for m in moves)]) + "\n"
+                      *(format_item(m, GRAMMAR) for m in moves)]) + "\n"
     try:
-        log = parse_log(text)
+        log = parse_log(text, grammar=GRAMMAR)
     except NotationError as e:
         return f"cannot be written in the notation ({e.message})"
     if log.players != (name, other) or log.items != moves:

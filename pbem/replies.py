@@ -1,6 +1,6 @@
 """Reading a reply as people write it: which lines of a mail's text the sender wrote
 now (not the quoted mail below or above them, not the signature), and which of those
-are commands.
+are commands (the command words are the game's: each function takes its `Grammar`).
 
 Finding where the quoted mail starts is left to mail-parser-reply (attributions and
 Outlook header blocks in English, German, French, Italian, Dutch and Spanish; "Sent
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from mailparser_reply.parser import EmailMessage
 
 from engine.errors import NotationError
-from notation import VERBS, parse_command
+from notation import Grammar, Vocabulary
 
 LANGUAGES = ("en", "de", "fr", "it", "nl", "es")
 """The languages whose headers and sign-offs mail-parser-reply knows and we use. Its
@@ -124,7 +124,8 @@ def _header_block(lines: Sequence[str], i: int) -> bool:
         and bool(_HEADER_FIELD.match(lines[i + 1])))
 
 
-def _library_marks(stripped: Sequence[str], quoted: Sequence[bool]) -> tuple[dict[int, int], int]:
+def _library_marks(stripped: Sequence[str], quoted: Sequence[bool],
+                   grammar: Grammar) -> tuple[dict[int, int], int]:
     """Headers (first line -> last line) and the first signature line that
     mail-parser-reply finds in the unquoted lines (quoted and overlong ones are
     blanked, so line numbers stay)."""
@@ -150,19 +151,21 @@ def _library_marks(stripped: Sequence[str], quoted: Sequence[bool]) -> tuple[dic
     while pos < len(blank) and (m := _LIBRARY_SIGNATURES.search(blank, pos)) is not None:
         n = line_at(m.start())
         words = stripped[n].split() if n < len(stripped) else []
-        if len(words) <= _SHORT and not any(w.lower().strip(".,;:!?") in VERBS for w in words):
+        if len(words) <= _SHORT and \
+                not any(w.lower().strip(".,;:!?") in grammar.verbs for w in words):
             return headers, n
         pos = starts[min(n + 1, len(stripped))]
     return headers, len(stripped)
 
 
-def own_lines(text: str) -> list[Line]:
+def own_lines(text: str, *, grammar: Grammar) -> list[Line]:
     """The lines the sender wrote in this mail (not blank, not quoted, no comment),
-    by the rules in the module's docstring."""
+    by the rules in the module's docstring (a sign-off line with one of `grammar`'s
+    command words is no sign-off)."""
     lines = clean_body(text).split("\n")
     stripped = [ln.strip() for ln in lines]
     quoted = [s.startswith(">") for s in stripped]
-    headers, cut = _library_marks(stripped, quoted)
+    headers, cut = _library_marks(stripped, quoted, grammar)
     out: list[Line] = []
     i = 0
     while i < min(cut, len(stripped)):
@@ -208,27 +211,27 @@ def _within_one_edit(a: str, b: str) -> bool:
     return any(long[:k] + long[k + 1:] == short for k in range(len(long)))
 
 
-def _meant(word: str) -> set[str]:
+def _meant(word: str, verbs: Vocabulary) -> set[str]:
     """The command words a mistyped or shortened `word` may stand for: those one edit
     away from it, and those it is a prefix of that the notation refuses (a command
     taken only whole, or an ambiguous prefix)."""
     low = word.lower()
-    found = {v for v in VERBS.words if _within_one_edit(low, v)}
-    if len(low) >= 3 and low not in VERBS:
-        found |= {v for v in VERBS.words if v.startswith(low)}
+    found = {v for v in verbs.words if _within_one_edit(low, v)}
+    if len(low) >= 3 and low not in verbs:
+        found |= {v for v in verbs.words if v.startswith(low)}
     return found
 
 
-def _reads_past_second_word(line: str, second_end: int) -> bool:
+def _reads_past_second_word(line: str, second_end: int, grammar: Grammar) -> bool:
     try:
-        parse_command(line)
+        grammar.parse_command(line)
     except NotationError as e:
         return e.column > second_end
     return True
 
 
-def is_command_line(text: str) -> bool:
-    """Whether a line the sender wrote is meant as a command.
+def is_command_line(text: str, *, grammar: Grammar) -> bool:
+    """Whether a line the sender wrote is meant as a command of `grammar`'s game.
 
     It is when its first word is a command word as the notation reads it (`bid`,
     `BUI`, `pass`; also with a trailing `.`, `!`, ... so that "Done!" is refused, not
@@ -244,13 +247,14 @@ def is_command_line(text: str) -> bool:
     if not words or _FAREWELL.match(text):
         return False
     first = words[0].lower()
-    if first in VERBS or first.rstrip(".,;:!?") in VERBS:
+    verbs = grammar.verbs
+    if first in verbs or first.rstrip(".,;:!?") in verbs:
         return True
     if len(words) < 2:
         return False
     rest = " ".join(words[1:])
-    return any(_reads_past_second_word(f"{verb} {rest}", len(verb) + 1 + len(words[1]))
-               for verb in sorted(_meant(first)))
+    return any(_reads_past_second_word(f"{verb} {rest}", len(verb) + 1 + len(words[1]), grammar)
+               for verb in sorted(_meant(first, verbs)))
 
 
 # --------------------------------------------------------------------------- echo
@@ -266,29 +270,32 @@ def shown_line(text: str) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def _hint(text: str) -> str:
+def _hint(text: str, verbs: Vocabulary) -> str:
     """For a lone word that shortens a command taken only whole ("Don", "Pas"), how
     to play that command."""
     low = text.lower().rstrip(".,;:!?")
-    if len(text.split()) != 1 or len(low) < 3 or low in VERBS:
+    if len(text.split()) != 1 or len(low) < 3 or low in verbs:
         return ""
-    meant = [v for v in VERBS.words if v.startswith(low)]
+    meant = [v for v in verbs.words if v.startswith(low)]
     return f" (to play '{meant[0]}', write it in full)" if len(meant) == 1 else ""
 
 
-def shown_lines(lines: Sequence[Line]) -> list[str]:
+def shown_lines(lines: Sequence[Line], *, grammar: Grammar) -> list[str]:
     """The ignored lines as the status mail lists them (at most `IGNORED_SHOWN`), a
-    lone shortened command with a hint ("Don (to play 'done', write it in full)")."""
-    return [shown_line(ln.text) + _hint(ln.text) for ln in lines[:IGNORED_SHOWN]]
+    lone shortened command of `grammar` with a hint ("Don (to play 'done', write it
+    in full)")."""
+    return [shown_line(ln.text) + _hint(ln.text, grammar.verbs)
+            for ln in lines[:IGNORED_SHOWN]]
 
 
-def no_commands(ignored: Sequence[Line]) -> str:
+def no_commands(ignored: Sequence[Line], *, grammar: Grammar) -> str:
     """The refusal for a mail without command lines, naming the lines that were read
     and ignored."""
     reason = "your mail holds no commands (quoted text and signatures are ignored)."
     if ignored:
         more = len(ignored) - IGNORED_SHOWN
         reason += (" Ignored, as no line starts with a command word: "
-                   + " / ".join(shown_lines(ignored)) + (f" and {more} more" if more > 0 else "")
+                   + " / ".join(shown_lines(ignored, grammar=grammar))
+                   + (f" and {more} more" if more > 0 else "")
                    + ". Write one command per line, e.g. 'bid 400'.")
     return reason

@@ -20,7 +20,7 @@ from typing import Protocol
 from engine.princes.commands import Command
 from engine.princes.legal import legal_commands
 from engine.princes.state import State
-from notation import format_command
+from notation.princes import format_command
 
 from .transport import DirSender, MailDirs, base_address, recipients
 

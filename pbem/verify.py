@@ -47,11 +47,11 @@ from notation import (
     Move,
     RoundMarker,
     Tag,
-    format_command,
     iter_log,
     split_players,
 )
 from notation.limits import MAX_DIGITS
+from notation.princes import GRAMMAR, format_command
 from notation.words import quote, visible
 
 from .logs import Standing, parse_result_tag
@@ -377,7 +377,7 @@ class _Verify:
 
     def run(self) -> None:
         try:
-            for entry in iter_log(self.text):
+            for entry in iter_log(self.text, grammar=GRAMMAR):
                 self.line = entry.line
                 if isinstance(entry, Tag):
                     self.tags[entry.name.lower()] = entry.value

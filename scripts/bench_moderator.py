@@ -53,7 +53,7 @@ from sqlmodel import select  # noqa: E402
 from engine.princes.game import new_state, start_game, to_act  # noqa: E402
 from engine.princes.legal import legal_commands  # noqa: E402
 from engine.princes.state import CHANCE  # noqa: E402
-from notation import format_command  # noqa: E402
+from notation.princes import format_command  # noqa: E402
 from pbem.config import Config  # noqa: E402
 from pbem.moderator import Moderator, Played, PlayerSpec, resolve_chance  # noqa: E402
 from pbem.runner import poll_once  # noqa: E402

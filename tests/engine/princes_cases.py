@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import notation
+import notation.princes
 from engine import decks
 from engine.errors import IllegalMoveError, NotationError
 from engine.princes import grid
@@ -457,7 +457,7 @@ def parse_log_line(run: Run, line: Line) -> tuple[int, Command] | int:
     """
     text = line.text
     if text.startswith("*"):
-        chance: ChanceCommand = notation.parse_chance(text, run.players)
+        chance: ChanceCommand = notation.princes.parse_chance(text, run.players)
         return CHANCE, chance
     m = re.fullmatch(r"round\s+(\d+)", text)
     if m:
@@ -466,7 +466,7 @@ def parse_log_line(run: Run, line: Line) -> tuple[int, Command] | int:
     if not colon:
         raise run.fail(line, "a log line is 'PLAYER: command', '* chance' or 'round N'")
     seat = run.seat(line, actor.strip().lower())
-    cmd: PlayerCommand = notation.parse_command(rest, run.players)
+    cmd: PlayerCommand = notation.princes.parse_command(rest, run.players)
     return seat, cmd
 
 

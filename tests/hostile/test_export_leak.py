@@ -141,7 +141,7 @@ def test_replay_reads_the_public_export_up_to_its_first_hidden_line(tmp_path: Pa
 
 def test_a_player_may_not_send_hidden_cards() -> None:
     from engine.errors import NotationError
-    from notation import parse_command
+    from notation.princes import parse_command
 
     for text in ("keep ? ? ?", "choose ?"):
         try:

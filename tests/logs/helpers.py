@@ -11,7 +11,7 @@ from engine.princes.definition import GAME
 from engine.princes.game import apply, chance_due, seeded_chance
 from engine.princes.state import CHANCE, State
 from engine.selfplay import Playout, play_random
-from notation import parse_chance, parse_command
+from notation.princes import parse_chance, parse_command
 from pbem.logs import format_game_log, result_tag
 
 HEADER = (("Game", "princes-of-florence"), ("Variant", "standard"))

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from notation import DECK_CARDS, split_players
+from notation import split_players
+from notation.princes import DECK_CARDS
 from pbem.logs import KINDS, ReplayResult, replay_log
 
 from .helpers import body_start, line_after, playout, recorded_log, seeded_log

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from engine.princes.game import replay
 from engine.princes.views import view_for
-from notation import (
+from notation.princes import (
     BONUS_CARDS,
     BUILDINGS,
     CELL_ORDER,

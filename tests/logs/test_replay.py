@@ -242,7 +242,7 @@ def test_seeded_chance_line_must_match_the_seed() -> None:
     at = next(i for i, line in enumerate(lines) if line.startswith("* draw"))
     head, cards = lines[at].split(":")
     deck = head.split()[-1]
-    from notation import DECK_CARDS
+    from notation.princes import DECK_CARDS
 
     names = cards.split()
     other = next(c for c in DECK_CARDS[deck].words if c not in names)

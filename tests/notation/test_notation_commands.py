@@ -26,7 +26,8 @@ from engine.princes.commands import (
     canonical_cells,
 )
 from engine.princes.ruleset import RULES
-from notation import (
+from notation import player_vocabulary
+from notation.princes import (
     BONUS_CARDS,
     CARDS,
     PROFESSIONS,
@@ -34,9 +35,8 @@ from notation import (
     format_command,
     parse_chance,
     parse_command,
-    player_vocabulary,
 )
-from notation.commands import fast_command, read_command, strip_comment
+from notation.princes.commands import fast_command, read_command, strip_comment
 from notation.reader import Reader
 from notation.words import Vocabulary
 

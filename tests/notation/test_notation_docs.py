@@ -9,7 +9,8 @@ import pytest
 
 from engine.errors import NotationError
 from engine.princes.ruleset import DECKS, FREEDOMS, LANDSCAPES, OBJECTS, RULES
-from notation import VERBS, format_command, parse_command, parse_log
+from notation import parse_log
+from notation.princes import VERBS, format_command, parse_command
 
 DOC = (Path(__file__).parents[2] / "docs" / "notation.md").read_text(encoding="utf-8")
 PLAYERS = ("anna", "bas", "chris", "dirk")

@@ -134,7 +134,7 @@ def test_empty_log() -> None:
 # (text, line, column, expected); columns are 1-based in the whole line
 LOG_ERRORS = [
     ("anna: pass\n", 1, 1, ("tag",)),
-    ('[Game "x"]\nround 1\n', 2, 1, ("tag",)),
+    ('[Game "princes-of-florence"]\nround 1\n', 2, 1, ("tag",)),
     (HEADER + "eve: pass\n", 3, 1, ("player",)),
     (HEADER + "  eve: pass\n", 3, 3, ("player",)),
     (HEADER + ": pass\n", 3, 1, ("player",)),
@@ -201,7 +201,7 @@ def test_duplicate_tag_message_names_first_line() -> None:
 
 def test_move_before_players_message() -> None:
     with pytest.raises(NotationError) as caught:
-        parse_log('[Game "x"]\nanna: pass\n')
+        parse_log('[Game "princes-of-florence"]\nanna: pass\n')
     assert caught.value.message == (
         "expected a [Players \"...\"] tag before the first move or round, found 'anna:'"
     )

@@ -36,8 +36,6 @@ from engine.princes.commands import (
 )
 from engine.princes.ruleset import DECKS, FREEDOMS, LANDSCAPES, OBJECTS, RULES
 from notation import (
-    CELL_ORDER,
-    KNOWN_TAGS,
     Chance,
     Comment,
     GameLog,
@@ -45,17 +43,25 @@ from notation import (
     Move,
     RoundMarker,
     Vocabulary,
-    format_command,
     format_log,
     iter_log,
-    parse_chance,
-    parse_command,
+    known_tags,
     parse_log,
     player_vocabulary,
 )
-from notation import words as vocab
-from notation.commands import fast_command, read_command, strip_comment
+from notation import words as generic_words
+from notation.princes import (
+    CELL_ORDER,
+    GRAMMAR,
+    format_command,
+    parse_chance,
+    parse_command,
+)
+from notation.princes import words as vocab
+from notation.princes.commands import fast_command, read_command, strip_comment
 from notation.reader import Reader
+
+KNOWN_TAGS = known_tags(GRAMMAR)
 
 EXAMPLE = Path(__file__).parent / "fixtures" / "princes-recorded-4p.log"
 
@@ -138,7 +144,9 @@ def game_logs(draw: st.DrawFn) -> GameLog:
     players = draw(seats)
     tags = [("Players", ", ".join(players))]
     for name in draw(st.lists(st.sampled_from(KNOWN_TAGS), unique=True)):
-        if name != "Players":
+        if name == "Game":  # it names a registered game: its grammar reads the moves
+            tags.append((name, draw(st.sampled_from([GRAMMAR.name, " Princes-of-FLORENCE "]))))
+        elif name != "Players":
             tags.append((name, draw(one_line)))
     extra = draw(
         st.lists(
@@ -201,7 +209,8 @@ def respelled(draw: st.DrawFn) -> tuple[list[str], PlayerCommand, str]:
     """A command and a non-canonical spelling of it: prefixes, mixed case, spacing."""
     players, command = draw(seated_commands())
     vocabularies: list[Vocabulary] = [
-        v for v in vars(vocab).values() if isinstance(v, Vocabulary)
+        v for v in (*vars(vocab).values(), *vars(generic_words).values())
+        if isinstance(v, Vocabulary)
     ]
     player_words = player_vocabulary(players)
     assert player_words is not None

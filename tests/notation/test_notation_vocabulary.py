@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.errors import AmbiguousError, NotationError
-from notation import parse_command, parse_log
+from notation import parse_log
+from notation.princes import VERBS, parse_command
 from notation.words import (
     MIN_PREFIX,
     PREFIX_TABLE,
-    VERBS,
     Vocabulary,
     alternatives,
     player_vocabulary,

@@ -27,7 +27,7 @@ from engine.princes.events import (
 from engine.princes.game import to_act
 from engine.princes.state import CHANCE, State
 from engine.princes.views import view_for
-from notation import BONUS_CARDS, PRESTIGE_CARDS, PROFESSIONS
+from notation.princes import BONUS_CARDS, PRESTIGE_CARDS, PROFESSIONS
 from pbem.outbound import status_context
 from pbem.scripted import ScriptedPlayer, pick_actor
 

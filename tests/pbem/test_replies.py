@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from notation.princes import GRAMMAR
 from pbem.inbound import html_to_text, split_envelope
 from pbem.replies import (
     Line,
@@ -22,12 +23,12 @@ QUOTE = "> Your commands now:\n>   pass\n>   bid 400\n"
 
 
 def texts(body: str) -> list[str]:
-    return [ln.text for ln in own_lines(body)]
+    return [ln.text for ln in own_lines(body, grammar=GRAMMAR)]
 
 
 def test_header_followed_by_quote_is_skipped_and_reading_goes_on() -> None:
     body = f"Hi\nOn Mon, 30 Nov 2026 at 10:00, pbem <m@x.org> wrote:\n{QUOTE}\nbid 100\nAnna\n"
-    assert [(ln.number, ln.text) for ln in own_lines(body)] == [
+    assert [(ln.number, ln.text) for ln in own_lines(body, grammar=GRAMMAR)] == [
         (1, "Hi"), (7, "bid 100"), (8, "Anna")]
 
 
@@ -85,7 +86,8 @@ def test_overlong_lines_are_read_but_never_headers() -> None:
 def test_bom_and_zero_width_characters_are_dropped() -> None:
     assert clean_body("\ufeffpass\r\n\u200bbid 4\r") == "pass\nbid 4\n"
     assert texts("\ufeff@v4\nkeep poet\n") == ["@v4", "keep poet"]
-    env = split_envelope(own_lines("\ufeff@v4\n\ufeffkeep poet doctor alchemist\n"))
+    env = split_envelope(own_lines("\ufeff@v4\n\ufeffkeep poet doctor alchemist\n",
+                                   grammar=GRAMMAR))
     assert env.version == 4 and [c.text for c in env.commands] == [
         "keep poet doctor alchemist"]
 
@@ -99,7 +101,7 @@ def test_bom_and_zero_width_characters_are_dropped() -> None:
     "Work is busy",         # starts with a command word: refused, never dropped
 ])
 def test_command_lines(line: str) -> None:
-    assert is_command_line(line)
+    assert is_command_line(line, grammar=GRAMMAR)
 
 
 @pytest.mark.parametrize("line", [
@@ -110,11 +112,11 @@ def test_command_lines(line: str) -> None:
     "prof poet",  # 'profession' takes no word after it
 ])
 def test_ignored_lines(line: str) -> None:
-    assert not is_command_line(line)
+    assert not is_command_line(line, grammar=GRAMMAR)
 
 
 def test_envelope_sorts_commands_and_ignored_lines() -> None:
-    env = split_envelope(own_lines("Hi,\n@v7\nbid 400\nCheers,\nDon\n"))
+    env = split_envelope(own_lines("Hi,\n@v7\nbid 400\nCheers,\nDon\n", grammar=GRAMMAR))
     assert env.version == 7
     assert [c.text for c in env.commands] == ["bid 400"]
     assert [(ln.number, ln.text) for ln in env.ignored] == [(1, "Hi,"), (4, "Cheers,"), (5, "Don")]
@@ -134,15 +136,15 @@ def test_html_rule_ends_the_reading() -> None:
 
 def test_ignored_lines_shown_back_are_printable_and_capped() -> None:
     lines = [Line(i + 1, f"line {i}\u202e\x1b[31m") for i in range(15)] + [Line(16, "x" * 200)]
-    shown = shown_lines(lines)
+    shown = shown_lines(lines, grammar=GRAMMAR)
     assert len(shown) == 12 and shown[0] == "line 0  [31m"
     assert all(ch.isprintable() for text in shown for ch in text)
     assert shown_line("x" * 200) == "x" * 77 + "..."
-    reason = no_commands(lines)
+    reason = no_commands(lines, grammar=GRAMMAR)
     assert reason.startswith("your mail holds no commands")
     assert "line 11" in reason and "line 12" not in reason and "and 4 more" in reason
-    assert no_commands([]) == ("your mail holds no commands (quoted text and signatures "
-                               "are ignored).")
+    assert no_commands([], grammar=GRAMMAR) == (
+        "your mail holds no commands (quoted text and signatures are ignored).")
 
 
 PIECES = st.sampled_from([
@@ -155,17 +157,38 @@ PIECES = st.sampled_from([
 @given(st.lists(PIECES, max_size=60).map("".join))
 def test_reading_any_text_never_fails_and_keeps_line_numbers(text: str) -> None:
     lines = clean_body(text).split("\n")
-    for ln in own_lines(text):
+    for ln in own_lines(text, grammar=GRAMMAR):
         assert 1 <= ln.number <= len(lines)
         assert ln.text == lines[ln.number - 1].strip() and ln.text
         assert not ln.text.startswith((">", "#"))
-    env = split_envelope(own_lines(text))
-    assert len(env.commands) + len(env.ignored) <= len(own_lines(text))
+    env = split_envelope(own_lines(text, grammar=GRAMMAR))
+    assert len(env.commands) + len(env.ignored) <= len(own_lines(text, grammar=GRAMMAR))
 
 
 def test_a_lone_shortened_command_gets_a_hint() -> None:
     lines = [Line(1, w) for w in ("Don", "Pas.", "Bon", "Anna", "Und dann", "bu", "Agr")]
-    assert shown_lines(lines) == [
+    assert shown_lines(lines, grammar=GRAMMAR) == [
         "Don (to play 'done', write it in full)", "Pas. (to play 'pass', write it in full)",
         "Bon (to play 'bonus', write it in full)", "Anna", "Und dann", "bu",
         "Agr (to play 'agree', write it in full)"]
+
+
+def test_command_words_are_the_grammars() -> None:
+    """Which lines are commands is the game's to say: another grammar, other words."""
+    from typing import Any, cast
+
+    from notation import Grammar, Vocabulary
+
+    class Dice:
+        verbs = Vocabulary("command", ("roll", "undo"), whole=("undo",))
+
+        @staticmethod
+        def parse_command(text: str, players: Any = ()) -> Any:
+            return Dice.verbs.resolve(text.split()[0])
+
+    dice = cast(Grammar, Dice())
+    assert is_command_line("roll 3", grammar=dice)
+    assert is_command_line("Rol", grammar=dice)
+    assert not is_command_line("bid 400", grammar=dice)
+    assert is_command_line("bid 400", grammar=GRAMMAR)
+    assert shown_lines([Line(1, "und")], grammar=dice) == ["und (to play 'undo', write it in full)"]

@@ -23,8 +23,8 @@ from engine.princes.legal import legal_commands
 from engine.princes.state import CHANCE, State
 from engine.undo import START
 from engine.undo import play as undo_play
-from notation import Chance, Move, Tag, format_command, iter_log
-from notation.words import DECK_CARDS
+from notation import Chance, Move, Tag, iter_log
+from notation.princes import DECK_CARDS, format_command
 from pbem.cli import app
 from pbem.store import event_rows
 from pbem.verify import verify_log

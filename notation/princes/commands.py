@@ -1,4 +1,5 @@
-"""One command per line: parse player commands and chance lines, format them back.
+"""The Princes of Florence's commands, one per line: parse player commands and chance
+lines, format them back.
 
 Grammar (words case-insensitive, any unique prefix of 3+ letters, `#` starts a comment):
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from engine.errors import NotationError
 from engine.princes.commands import (
     Agree,
     Bid,
@@ -39,9 +41,10 @@ from engine.princes.commands import (
     Undo,
     Work,
 )
+from notation.limits import MAX_DIGITS
+from notation.reader import END_OF_LINE, Reader
+from notation.words import Vocabulary, player_vocabulary, quote
 
-from .limits import MAX_DIGITS
-from .reader import END_OF_LINE, Reader
 from .words import (
     BONUS_CARDS,
     BUILDINGS,
@@ -50,14 +53,13 @@ from .words import (
     CHANCE_WORDS,
     DECK_CARDS,
     DECK_WORDS,
+    FIRST_CELL,
     FREEDOM_WORDS,
     LANDSCAPE_WORDS,
+    LAST_CELL,
     OBJECT_WORDS,
     PROFESSIONS,
     VERBS,
-    Vocabulary,
-    player_vocabulary,
-    quote,
 )
 
 _PASS = Pass()
@@ -98,7 +100,7 @@ def _take(r: Reader, players: Vocabulary | None) -> PlayerCommand:
 
 def _place(r: Reader, players: Vocabulary | None) -> PlayerCommand:
     landscape = r.word(LANDSCAPE_WORDS)
-    return Place(landscape, r.cells())
+    return Place(landscape, read_cells(r))
 
 
 def _choose(r: Reader, players: Vocabulary | None) -> PlayerCommand:
@@ -109,7 +111,48 @@ def _choose(r: Reader, players: Vocabulary | None) -> PlayerCommand:
 
 def _build(r: Reader, players: Vocabulary | None) -> PlayerCommand:
     building = r.word(BUILDINGS)
-    return Build(building, r.cells())
+    return Build(building, read_cells(r))
+
+
+def read_cells(r: Reader) -> tuple[str, ...]:
+    """Read one or more cells up to the end of `r`'s segment, in canonical order.
+
+    Raises:
+        NotationError: no cell, a token that is no cell of the grid, or a cell
+            named twice.
+    """
+    got: list[str] = []
+    toks = r.toks
+    while r.i < r.n:
+        tok = toks[r.i]
+        cell = tok.lower()
+        if cell not in CELL_ORDER:
+            raise _bad_cell(r, tok, bool(got))
+        if cell in got:
+            raise r.fail(
+                f"expected another cell or end of line{r.context()}, found"
+                f" {quote(cell)} again",
+                expected=("cell", END_OF_LINE),
+            )
+        got.append(cell)
+        r.said.append(cell)
+        r.i += 1
+    if not got:
+        raise r.unexpected("a cell like 'd4'", ("cell",))
+    got.sort(key=CELL_ORDER.__getitem__)
+    return tuple(got)
+
+
+def _bad_cell(r: Reader, tok: str, after_cells: bool) -> NotationError:
+    if len(tok) >= 2 and tok[0].isascii() and tok[0].isalpha() and tok[1:].isdigit():
+        return r.fail(
+            f"expected a cell like 'd4'{r.context()}, found {quote(tok)}, which is"
+            f" off the grid ({FIRST_CELL} to {LAST_CELL})",
+            expected=("cell",),
+        )
+    if after_cells:
+        return r.unexpected("a cell or end of line", ("cell", END_OF_LINE))
+    return r.unexpected("a cell like 'd4'", ("cell",))
 
 
 _WORK_TAIL = ("bonus card", "pp", END_OF_LINE)
@@ -252,13 +295,26 @@ def read_command(r: Reader, players: Vocabulary | None) -> PlayerCommand:
 HIDDEN = "?"
 """A card only its player saw, written in a public log (`pbem export` of a running
 game): `anna: keep ? ? ?`, `anna: choose ?`, `* deal anna: ? ? ? ?`. Only log lines
-may hold it (`notation.log`); a player's command never does."""
+may hold it (`notation.log`, through `hidden_command`); a player's command never does."""
 
 
 def hidden_cards(text: str) -> tuple[str, ...] | None:
     """The cards of `text` if it is one or more `?` and nothing else, else None."""
     toks = text.split()
     return tuple(toks) if toks and all(t == HIDDEN for t in toks) else None
+
+
+def hidden_command(text: str) -> PlayerCommand | None:
+    """`keep ? ? ?` or `choose ?` (cards hidden in a public log), else None."""
+    verb, _, rest = text.strip().partition(" ")
+    cards = hidden_cards(rest)
+    if cards is None:
+        return None
+    if verb.lower() == "keep":
+        return Keep(cards)
+    if verb.lower() == "choose" and len(cards) == 1:
+        return Choose(HIDDEN)
+    return None
 
 
 def read_chance(text: str, star: int, players: Vocabulary | None) -> ChanceCommand:
@@ -547,8 +603,6 @@ def format_command(cmd: Command) -> str:
         case Draw(player, deck, cards):
             return f"* draw {player} {deck}: {' '.join(cards)}"
     raise TypeError(f"not a command: {cmd!r}")
-
-
 
 
 def is_hidden(cmd: Command) -> bool:

@@ -1,0 +1,54 @@
+"""The words of The Princes of Florence's notation: its commands, the names of its
+professions, buildings, landscapes, cards and decks (from `engine.princes.ruleset`),
+and the cells of its grid."""
+
+from __future__ import annotations
+
+from engine.princes.ruleset import DECKS, FREEDOMS, LANDSCAPES, OBJECTS, RULES
+from notation.words import UNDO_VERBS, Vocabulary
+
+VERBS = Vocabulary(
+    "command",
+    (
+        "keep", "open", "bid", "pass", "take", "place", "choose", "build", "work",
+        "profession", "bonus", "freedom", "recruit", "sell", "done", *UNDO_VERBS,
+    ),
+    whole=("done", "pass", *UNDO_VERBS, "bonus", "profession"),
+)
+"""The commands. Those that end a turn, give something up, answer an undo or pay for
+a draw are taken only written in full, so that a word such as "Don" or "Bon" in a
+greeting is never played."""
+PROFESSIONS = Vocabulary("profession", RULES.professions)
+BUILDINGS = Vocabulary("building", RULES.buildings)
+LANDSCAPE_WORDS = Vocabulary("landscape", LANDSCAPES)
+OBJECT_WORDS = Vocabulary("object", OBJECTS)
+FREEDOM_WORDS = Vocabulary("freedom", FREEDOMS)
+BONUS_CARDS = Vocabulary("bonus card", RULES.bonus)
+PRESTIGE_CARDS = Vocabulary("prestige card", RULES.prestige)
+CARDS = Vocabulary(
+    "card",
+    (*RULES.professions, *RULES.bonus, *RULES.prestige),
+    expected=("profession", "bonus card", "prestige card"),
+    wanted="a profession, bonus card or prestige card",
+)
+DECK_WORDS = Vocabulary("deck", DECKS)
+CHANCE_WORDS = Vocabulary("chance event", ("deal", "draw"))
+
+DECK_CARDS: dict[str, Vocabulary] = {
+    "profession": PROFESSIONS,
+    "prestige": PRESTIGE_CARDS,
+    "bonus": BONUS_CARDS,
+}
+"""The cards each deck holds, by deck name."""
+
+_COLUMNS = "abcdefghijklmnopqrstuvwxyz"[: RULES.width]
+CELL_ORDER: dict[str, int] = {
+    f"{c}{r}": i * RULES.height + r - 1
+    for i, c in enumerate(_COLUMNS)
+    for r in range(1, RULES.height + 1)
+}
+"""Every cell name of the principality grid, with its rank in canonical order
+(column, then row), the order of `engine.princes.commands.canonical_cells`."""
+
+FIRST_CELL = f"{_COLUMNS[0]}1"
+LAST_CELL = f"{_COLUMNS[-1]}{RULES.height}"
