@@ -73,6 +73,12 @@ class Grammar(Protocol):
         """True if the command holds hidden values (a line of a public log)."""
         ...
 
+    def naming(self, player: str) -> Any | None:
+        """A command that names the player `player` (e.g. a card given to them), or
+        None if no command of the game names a player: how `pbem.names` checks that
+        a name survives the notation."""
+        ...
+
     # -- what the log reader calls, line by line ---------------------------------
 
     def fast_command(self, toks: list[str], players: Vocabulary | None) -> Any | None:

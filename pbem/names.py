@@ -27,12 +27,12 @@ from functools import cache
 
 from confusable_homoglyphs import categories, confusables
 
+from engine.consent import Undo
 from engine.errors import NotationError
-from engine.princes.commands import Pass, Recruit
-from engine.princes.ruleset import RULES
 from notation import Move, format_item, parse_log
+from notation.grammar import Grammar
 from notation.log import format_tag
-from notation.princes import GRAMMAR
+from notation.registry import grammar_for
 from notation.words import bad_player_name_char
 
 MAX_SEAT_NAME = 24
@@ -63,8 +63,9 @@ def _unicode_problem(name: str) -> str | None:
     return None
 
 
-def check_seat_name(name: str) -> str:
-    """A seat's name as the notation writes it (lowercased).
+def check_seat_name(name: str, grammar: Grammar | None = None) -> str:
+    """A seat's name as the notation writes it (lowercased), in the notation of the
+    game (`grammar`; None: the default game's).
 
     Raises:
         NameRefused: empty, too long, not written back the same by the notation, or
@@ -80,25 +81,28 @@ def check_seat_name(name: str) -> str:
     if problem is None and bad >= 0:
         problem = f"may not contain {shown(low[bad])} (the notation could not write it)"
     if problem is None:
-        problem = _notation_problem(low)
+        problem = _notation_problem(low, grammar or grammar_for(None))
     if problem is not None:
         raise NameRefused(f"player name {shown(name)} {problem}")
     return low
 
 
-def _notation_problem(name: str) -> str | None:
+def _notation_problem(name: str, grammar: Grammar) -> str | None:
     """Why the notation would not write and read back the name, if it would not: a
-    `[Players]` tag, a move by the name and a command naming it, written by the
-    notation's writer and read by its reader."""
+    `[Players]` tag, a move by the name and a command naming it (if the game has
+    one), written by the notation's writer and read by its reader."""
     other = "other-seat"
-    moves = (Move(0, name, Pass()), Move(0, other, Recruit(next(iter(RULES.professions)), name)))
-    text = "\n".join([format_tag("Players", f"{name}, {other}"), "",
-                      *(format_item(m, GRAMMAR) for m in moves)]) + "\n"
+    moves = [Move(0, name, Undo())]
+    naming = grammar.naming(name)
+    if naming is not None:
+        moves.append(Move(0, other, naming))
+    text = "\n".join([format_tag("Game", grammar.name), format_tag("Players", f"{name}, {other}"),
+                      "", *(format_item(m, grammar) for m in moves)]) + "\n"
     try:
-        log = parse_log(text, grammar=GRAMMAR)
+        log = parse_log(text, grammar=grammar)
     except NotationError as e:
         return f"cannot be written in the notation ({e.message})"
-    if log.players != (name, other) or log.items != moves:
+    if log.players != (name, other) or list(log.items) != moves:
         return "does not read back the same from the notation"
     return None
 

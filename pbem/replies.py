@@ -237,7 +237,7 @@ def is_command_line(text: str, *, grammar: Grammar) -> bool:
     `BUI`, `pass`; also with a trailing `.`, `!`, ... so that "Done!" is refused, not
     dropped). It is also when the line has two words or more, its first word is one
     edit away from a command word (`bdi 400`) or a prefix of one that the notation
-    refuses (`pro`: 'profession' is taken only whole), and with that command word the
+    refuses (`pro` where the command word is taken only whole), and with that command word the
     line reads as a command at least through its second word: then the mail is
     refused with the notation's error.
     Every other line (greetings, sign-offs, names, "Don", "Und dann", "Thanks!") is

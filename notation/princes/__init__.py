@@ -9,6 +9,8 @@ See docs/notation.md for the notation itself.
 
 from __future__ import annotations
 
+from engine.princes.commands import Recruit
+
 from . import commands
 from .commands import HIDDEN, format_command, is_hidden, parse_chance, parse_command
 from .words import (
@@ -50,6 +52,9 @@ class PrincesGrammar:
     hidden_command = staticmethod(commands.hidden_command)
     fast_chance = staticmethod(commands.fast_chance)
     read_chance = staticmethod(commands.read_chance)
+
+    def naming(self, player: str) -> Recruit:
+        return Recruit(next(iter(PROFESSIONS.words)), player)
 
     def __repr__(self) -> str:
         return f"<grammar {self.name}>"
