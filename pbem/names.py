@@ -29,7 +29,7 @@ from confusable_homoglyphs import categories, confusables
 
 from engine.errors import NotationError
 from engine.princes.commands import Pass, Recruit
-from engine.princes.ruleset import RULES
+from engine.princes.ruleset import STANDARD_RULES as RULES
 from notation import Move, format_item, parse_log
 from notation.log import format_tag
 from notation.words import bad_player_name_char
