@@ -36,7 +36,6 @@ from engine.princes.definition import GAME
 from engine.princes.events import CardsDrawn, Event, ProfessionsDealt, Reverted
 from engine.princes.game import new_state, replay, seeded_chance, start_game, to_act
 from engine.princes.legal import legal_commands
-from engine.princes.ruleset import RULES
 from engine.princes.state import CHANCE, State
 from engine.princes.views import events_visible_to, view_for
 from engine.registry import get_game as get_registered_game
@@ -332,7 +331,7 @@ def auto_command(state: State, seat: int) -> Command:
             if places:
                 return places[0]
     if state.phase == "keep":
-        return Keep(state.players[seat].dealt[:RULES.professions_kept])
+        return Keep(state.players[seat].dealt[:state.rules.professions_kept])
     if state.phase == "auction":
         return Pass()
     return Done()
@@ -760,7 +759,7 @@ class Moderator:
         return f"[{game_id}] {text}"
 
     def _legal(self, state: State, seat: int, tracker: Tracker = START) -> list[str]:
-        costs = RULES.building_cost
+        costs = state.rules.building_cost
         cost = costs[min(state.players[seat].builders, len(costs) - 1)]
         return summarise_commands([*legal_commands(state, seat),
                                    *legal_undo_commands(GAME, state, tracker, seat)], cost)

@@ -37,7 +37,7 @@ from engine.princes.commands import Deal
 from engine.princes.definition import GAME
 from engine.princes.events import Event, GameStarted
 from engine.princes.game import apply, chance_due, new_state, seeded_chance, start_game
-from engine.princes.ruleset import RULES
+from engine.princes.ruleset import STANDARD_RULES as RULES
 from engine.princes.state import CHANCE, State
 from engine.undo import START, Tracker, is_undo_command
 from engine.undo import play as play_command

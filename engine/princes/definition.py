@@ -15,13 +15,14 @@ from . import events as ev
 from . import game as rules_game
 from .commands import Choose, Command, Deal, Done, Draw, Keep, Pass, Place, Sell
 from .legal import legal_commands
-from .ruleset import RULES
+from .ruleset import STANDARD_RULES
 from .state import State, replace
 from .views import View, view_for
 
 MONEY = Option("money", "Money", ("hidden", "open"),
                "'open': everyone sees everyone's florins")
-STANDARD = Variant("standard", 3, 5, (MONEY,), "the standard game")
+STANDARD = Variant(STANDARD_RULES.variant, STANDARD_RULES.min_players,
+                   STANDARD_RULES.max_players, (MONEY,), "the standard game")
 
 
 class PrincesOfFlorence:
@@ -30,7 +31,7 @@ class PrincesOfFlorence:
     name = "princes-of-florence"
     title = "The Princes of Florence"
     version = __version__
-    edition = RULES.edition
+    edition = STANDARD_RULES.edition  # one data file: every variant's edition
     variants: Mapping[str, Variant] = {STANDARD.name: STANDARD}
 
     # ------------------------------------------------------------------- setup
@@ -134,7 +135,7 @@ class PrincesOfFlorence:
                 if places:
                     return places[0]
         if state.phase == "keep":
-            return Keep(state.players[seat].dealt[:RULES.professions_kept])
+            return Keep(state.players[seat].dealt[:state.rules.professions_kept])
         if state.phase == "auction":
             return Pass()
         return Done()

@@ -1,84 +1,183 @@
-"""The 7×7 principality: cells, bitmasks, shapes and the placement rules.
+"""A principality's grid (7×7 in the standard rules): cells, bitmasks, shapes and the
+placement rules.
 
 A set of cells is an int bitmask; bit `(row - 1) * width + column` is cell
-`<letter><row>`, `a1` at the bottom left.
+`<letter><row>`, `a1` at the bottom left. A `Grid` is built from the rules data of a
+variant (`Rules.grid`) and caches what it computes; grids with the same data are equal.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 
-from .ruleset import RULES
-
-W = RULES.width
-H = RULES.height
-ALL = (1 << (W * H)) - 1
-_LEFT_EDGE = sum(1 << (r * W) for r in range(H))
-_RIGHT_EDGE = sum(1 << (r * W + W - 1) for r in range(H))
-CELL_NAMES = tuple(f"{chr(ord('a') + i % W)}{i // W + 1}" for i in range(W * H))
-_INDEX = {name: i for i, name in enumerate(CELL_NAMES)}
+Shapes = frozenset[frozenset[tuple[int, int]]]
 
 
-def cell_index(name: str) -> int:
-    """Index of a cell name such as `d4`. Raises KeyError for a cell off the grid."""
-    return _INDEX[name]
+class Grid:
+    """The cells of a principality, its Palazzo, and the tiles that go on it.
 
+    `tiles` gives the cells each tile covers; `shapes` the printed sides of the tiles
+    whose shapes are known (ruling R11: any connected shape of its size otherwise).
+    """
 
-def mask_of(cells: Iterable[str]) -> int:
-    """Bitmask of cell names (each must be on the grid)."""
-    m = 0
-    for c in cells:
-        m |= 1 << _INDEX[c]
-    return m
+    def __init__(self, width: int, height: int, palazzo: Sequence[str],
+                 tiles: Mapping[str, int],
+                 shapes: Mapping[str, tuple[tuple[str, ...], ...]]) -> None:
+        self.width, self.height = width, height
+        self.tiles = dict(tiles)
+        self.shapes = dict(shapes)
+        self.all = (1 << (width * height)) - 1
+        self._left_edge = sum(1 << (r * width) for r in range(height))
+        self._right_edge = sum(1 << (r * width + width - 1) for r in range(height))
+        self.cell_names = tuple(f"{chr(ord('a') + i % width)}{i // width + 1}"
+                                for i in range(width * height))
+        self._index = {name: i for i, name in enumerate(self.cell_names)}
+        # Bit positions in canonical order (column, then row).
+        self._canonical = tuple(sorted(range(width * height),
+                                       key=lambda i: (i % width, i // width)))
+        self.palazzo = self.mask_of(palazzo)
+        self.playable = self.all & ~self.palazzo
+        self.playable_count = self.playable.bit_count()
+        self._spec = (width, height, self.palazzo, tuple(sorted(self.tiles.items())),
+                      tuple(sorted(self.shapes.items())))
+        # Per-grid caches (hits stay in C: replay's hot path calls `fits`).
+        self.cells_of = cache(self._cells_of)
+        self.allowed_shapes = cache(self._allowed_shapes)
+        self._translations = cache(self._translations_of)
+        self.fits = lru_cache(maxsize=65536)(self._fits)
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Grid) and self._spec == other._spec
 
-# Bit positions in canonical order (column, then row).
-_CANONICAL = tuple(sorted(range(W * H), key=lambda i: (i % W, i // W)))
+    def __hash__(self) -> int:
+        return hash(self._spec)
 
+    def __repr__(self) -> str:
+        return f"Grid({self.width}x{self.height})"
 
-@cache
-def cells_of(mask: int) -> tuple[str, ...]:
-    """Cell names of a mask, in canonical order (column, then row)."""
-    return tuple(CELL_NAMES[i] for i in _CANONICAL if mask >> i & 1)
+    def cell_index(self, name: str) -> int:
+        """Index of a cell name such as `d4`.
 
+        Raises:
+            KeyError: a cell off the grid.
+        """
+        return self._index[name]
 
-PALAZZO = mask_of(RULES.palazzo)
-PLAYABLE = ALL & ~PALAZZO
-PLAYABLE_COUNT = bin(PLAYABLE).count("1")
+    def mask_of(self, cells: Iterable[str]) -> int:
+        """Bitmask of cell names.
 
+        Raises:
+            KeyError: a cell off the grid.
+        """
+        index = self._index
+        m = 0
+        for c in cells:
+            m |= 1 << index[c]
+        return m
 
-def neighbours(mask: int) -> int:
-    """Cells orthogonally next to any cell of the mask (not including it)."""
-    n = (mask << W) | (mask >> W)
-    n |= (mask & ~_RIGHT_EDGE) << 1
-    n |= (mask & ~_LEFT_EDGE) >> 1
-    return n & ALL & ~mask
+    def _cells_of(self, mask: int) -> tuple[str, ...]:
+        """Cell names of a mask, in canonical order (column, then row)."""
+        names = self.cell_names
+        return tuple(names[i] for i in self._canonical if mask >> i & 1)
 
+    def neighbours(self, mask: int) -> int:
+        """Cells orthogonally next to any cell of the mask (not including it)."""
+        w = self.width
+        n = (mask << w) | (mask >> w)
+        n |= (mask & ~self._right_edge) << 1
+        n |= (mask & ~self._left_edge) >> 1
+        return n & self.all & ~mask
 
-def is_connected(mask: int) -> bool:
-    """True if the cells form one orthogonally connected piece."""
-    if not mask:
-        return False
-    seen = mask & -mask
-    while True:
-        grown = (seen | neighbours(seen)) & mask
-        if grown == seen:
-            return seen == mask
-        seen = grown
-
-
-def components(mask: int) -> Iterator[int]:
-    """The connected pieces of a mask."""
-    while mask:
-        piece = mask & -mask
+    def is_connected(self, mask: int) -> bool:
+        """True if the cells form one orthogonally connected piece."""
+        if not mask:
+            return False
+        seen = mask & -mask
         while True:
-            grown = (piece | neighbours(piece)) & mask
-            if grown == piece:
-                break
-            piece = grown
-        yield piece
-        mask &= ~piece
+            grown = (seen | self.neighbours(seen)) & mask
+            if grown == seen:
+                return seen == mask
+            seen = grown
+
+    def components(self, mask: int) -> Iterator[int]:
+        """The connected pieces of a mask."""
+        while mask:
+            piece = mask & -mask
+            while True:
+                grown = (piece | self.neighbours(piece)) & mask
+                if grown == piece:
+                    break
+                piece = grown
+            yield piece
+            mask &= ~piece
+
+    def _allowed_shapes(self, tile: str) -> Shapes | None:
+        """Every orientation of the tile's printed shapes, or None while they are unknown."""
+        printed = self.shapes.get(tile)
+        if not printed:
+            return None
+        out: set[frozenset[tuple[int, int]]] = set()
+        for side in printed:
+            out |= _orientations(_points(side))
+        return frozenset(out)
+
+    def shape_error(self, tile: str, mask: int) -> str | None:
+        """Why the cells are not a shape of this tile, or None if they are."""
+        size = self.tiles[tile]
+        count = mask.bit_count()
+        if count != size:
+            return f"a {tile} covers {size} cells, not {count}"
+        shapes = self.allowed_shapes(tile)
+        if shapes is None:
+            if not self.is_connected(mask):
+                return f"the cells of a {tile} must be connected side to side"
+            return None
+        if _points(self.cells_of(mask)) not in shapes:
+            return f"those cells are not a shape of the {tile} tile"
+        return None
+
+    def building_zone(self, occupied: int, buildings: int, builders: int) -> int:
+        """Free cells where a building may go: not covered and, with fewer than two
+        builders, not next to a building or the Palazzo."""
+        free = self.all & ~occupied
+        if builders < 2:
+            free &= ~self.neighbours(buildings | self.palazzo)
+        return free
+
+    def _translations_of(self, tile: str) -> tuple[int, ...]:
+        """Every placement on the empty grid of the tile's shapes: its printed sides, or
+        while those are unknown every connected shape of its size (ruling R11)."""
+        shapes = self.allowed_shapes(tile)
+        if shapes is None:
+            shapes = polyominoes(self.tiles[tile])
+        w, h = self.width, self.height
+        out = set()
+        for shape in shapes:
+            wx = max(x for x, _ in shape) + 1
+            hy = max(y for _, y in shape) + 1
+            base = sum(1 << (y * w + x) for x, y in shape)
+            for dy in range(h - hy + 1):
+                for dx in range(w - wx + 1):
+                    out.add(base << (dy * w + dx))
+        return tuple(sorted(out))
+
+    def listed_placements(self, tile: str, zone: int) -> Iterator[int]:
+        """Every placement of the tile inside `zone`."""
+        for m in self._translations(tile):
+            if m & zone == m:
+                yield m
+
+    def _fits(self, tile: str, zone: int) -> bool:
+        """True if the tile can be placed somewhere inside `zone`.
+
+        Exact while shapes are unknown (any connected shape: a large enough piece
+        suffices); with printed shapes, every placement is tried.
+        """
+        size = self.tiles[tile]
+        if self.allowed_shapes(tile) is None:
+            return any(p.bit_count() >= size for p in self.components(zone))
+        return next(self.listed_placements(tile, zone), None) is not None
 
 
 def _normalise(points: Iterable[tuple[int, int]]) -> frozenset[tuple[int, int]]:
@@ -88,7 +187,7 @@ def _normalise(points: Iterable[tuple[int, int]]) -> frozenset[tuple[int, int]]:
     return frozenset((x - mx, y - my) for x, y in pts)
 
 
-def _orientations(shape: frozenset[tuple[int, int]]) -> frozenset[frozenset[tuple[int, int]]]:
+def _orientations(shape: frozenset[tuple[int, int]]) -> Shapes:
     out = set()
     pts = shape
     for _ in range(4):
@@ -103,44 +202,7 @@ def _points(cells: Iterable[str]) -> frozenset[tuple[int, int]]:
 
 
 @cache
-def allowed_shapes(tile: str) -> frozenset[frozenset[tuple[int, int]]] | None:
-    """Every orientation of the tile's printed shapes, or None while they are unknown."""
-    printed = RULES.shapes.get(tile)
-    if not printed:
-        return None
-    out: set[frozenset[tuple[int, int]]] = set()
-    for side in printed:
-        out |= _orientations(_points(side))
-    return frozenset(out)
-
-
-def shape_error(tile: str, mask: int) -> str | None:
-    """Why the cells are not a shape of this tile, or None if they are."""
-    size = RULES.tile_size(tile)
-    count = bin(mask).count("1")
-    if count != size:
-        return f"a {tile} covers {size} cells, not {count}"
-    shapes = allowed_shapes(tile)
-    if shapes is None:
-        if not is_connected(mask):
-            return f"the cells of a {tile} must be connected side to side"
-        return None
-    if _points(cells_of(mask)) not in shapes:
-        return f"those cells are not a shape of the {tile} tile"
-    return None
-
-
-def building_zone(occupied: int, buildings: int, builders: int) -> int:
-    """Free cells where a building may go: not covered and, with fewer than two
-    builders, not next to a building or the Palazzo."""
-    free = ALL & ~occupied
-    if builders < 2:
-        free &= ~neighbours(buildings | PALAZZO)
-    return free
-
-
-@cache
-def polyominoes(size: int) -> frozenset[frozenset[tuple[int, int]]]:
+def polyominoes(size: int) -> Shapes:
     """Every fixed polyomino of `size` cells (each rotation and reflection apart)."""
     if size == 1:
         return frozenset({frozenset({(0, 0)})})
@@ -151,41 +213,3 @@ def polyominoes(size: int) -> frozenset[frozenset[tuple[int, int]]]:
                 if (nx, ny) not in shape:
                     out.add(_normalise(shape | {(nx, ny)}))
     return frozenset(out)
-
-
-@cache
-def _translations(tile: str) -> tuple[int, ...]:
-    """Every placement on the empty grid of the tile's shapes: its printed sides, or
-    while those are unknown every connected shape of its size (ruling R11)."""
-    shapes = allowed_shapes(tile)
-    if shapes is None:
-        shapes = polyominoes(RULES.tile_size(tile))
-    out = set()
-    for shape in shapes:
-        wx = max(x for x, _ in shape) + 1
-        hy = max(y for _, y in shape) + 1
-        base = sum(1 << (y * W + x) for x, y in shape)
-        for dy in range(H - hy + 1):
-            for dx in range(W - wx + 1):
-                out.add(base << (dy * W + dx))
-    return tuple(sorted(out))
-
-
-def listed_placements(tile: str, zone: int) -> Iterator[int]:
-    """Every placement of the tile inside `zone`."""
-    for m in _translations(tile):
-        if m & zone == m:
-            yield m
-
-
-@lru_cache(maxsize=65536)
-def fits(tile: str, zone: int) -> bool:
-    """True if the tile can be placed somewhere inside `zone`.
-
-    Exact while shapes are unknown (any connected shape: a large enough piece
-    suffices); with printed shapes, every placement is tried.
-    """
-    size = RULES.tile_size(tile)
-    if allowed_shapes(tile) is None:
-        return any(bin(p).count("1") >= size for p in components(zone))
-    return next(listed_placements(tile, zone), None) is not None

@@ -6,7 +6,6 @@ from itertools import combinations
 
 from engine import decks
 
-from . import grid
 from .commands import (
     Bid,
     Build,
@@ -25,8 +24,8 @@ from .commands import (
     TakeProfession,
     Work,
 )
-from .game import auction_left, can_pay, object_error, played
-from .ruleset import FREEDOMS, OBJECTS, RULES
+from .queries import auction_left, can_pay, object_error, played
+from .ruleset import FREEDOMS, OBJECTS
 from .scoring import work_value
 from .state import CHANCE, State
 
@@ -43,6 +42,8 @@ def legal_commands(state: State, seat: int, *, free: bool = True) -> list[Comman
     if state.phase == "over" or seat == CHANCE or not 0 <= seat < len(state.players):
         return []
     out: list[Command] = []
+    rules = state.rules
+    grid = rules.grid
     p = state.players[seat]
     if free and p.fame:
         out.extend(Sell(k) for k in range(1, p.fame + 1))
@@ -52,19 +53,19 @@ def legal_commands(state: State, seat: int, *, free: bool = True) -> list[Comman
             return out
         if pending.kind == "choose":
             return out + [Choose(c) for c in pending.cards]
-        zone = grid.PLAYABLE & ~p.occupied
+        zone = grid.playable & ~p.occupied
         return out + [Place(pending.tile, grid.cells_of(m))
                       for m in grid.listed_placements(pending.tile, zone)]
     if state.phase == "keep":
         if p.dealt:
-            out.extend(Keep(c) for c in combinations(p.dealt, RULES.professions_kept))
+            out.extend(Keep(c) for c in combinations(p.dealt, rules.professions_kept))
         return out
     if state.turn != seat:
         return out
     if state.phase == "auction":
         if state.lot is not None:
-            if can_pay(p, state.price + RULES.raise_step):
-                out.append(Bid(state.price + RULES.raise_step))
+            if can_pay(rules, p, state.price + rules.raise_step):
+                out.append(Bid(state.price + rules.raise_step))
             return out + [Pass()]
         last = auction_left(state) == [seat]
         verb = Take if last else Open
@@ -75,26 +76,26 @@ def legal_commands(state: State, seat: int, *, free: bool = True) -> list[Comman
         for victim, v in enumerate(state.players):
             if victim != seat:
                 out.extend(Recruit(prof, v.name) for prof in dict.fromkeys(v.table))
-    if p.actions < RULES.limits["actions"]:
+    if p.actions < rules.limits["actions"]:
         used = p.used
-        if used.get("work", 0) < RULES.limits["work"]:
+        if used.get("work", 0) < rules.limits["work"]:
             out.extend(_works(state, seat))
-        if used.get("build", 0) < RULES.limits["build"]:
-            cost = RULES.building_cost[p.builders]
+        if used.get("build", 0) < rules.limits["build"]:
+            cost = rules.building_cost[p.builders]
             if p.florins >= cost:
-                zone = grid.building_zone(p.occupied | grid.PALAZZO, p.building_cells,
+                zone = grid.building_zone(p.occupied | grid.palazzo, p.building_cells,
                                           p.builders)
-                for b in RULES.buildings:
+                for b in rules.buildings:
                     if not p.has_building(b) and state.buildings_left[b] > 0:
                         out.extend(Build(b, grid.cells_of(m))
                                    for m in grid.listed_placements(b, zone))
-        if p.florins >= RULES.profession_cost and used.get("profession", 0) < 1 \
+        if p.florins >= rules.profession_cost and used.get("profession", 0) < 1 \
                 and decks.deck_size(state.decks["profession"]):
             out.append(TakeProfession())
-        if used.get("freedom", 0) < RULES.limits["freedom"] and p.florins >= RULES.freedom_cost:
+        if used.get("freedom", 0) < rules.limits["freedom"] and p.florins >= rules.freedom_cost:
             out.extend(Freedom(f) for f in FREEDOMS
                        if f not in p.freedoms and state.freedoms_left[f] > 0)
-        if p.florins >= RULES.bonus_cost and used.get("bonus", 0) < RULES.limits["bonus"] \
+        if p.florins >= rules.bonus_cost and used.get("bonus", 0) < rules.limits["bonus"] \
                 and decks.deck_size(state.decks["bonus"]):
             out.append(TakeBonus())
     out.append(Done())
@@ -103,14 +104,15 @@ def legal_commands(state: State, seat: int, *, free: bool = True) -> list[Comman
 
 def _works(state: State, seat: int) -> list[Command]:
     p = state.players[seat]
-    minimum = RULES.min_wv[state.round - 1]
+    rules = state.rules
+    minimum = rules.min_wv[state.round - 1]
     bonus = p.bonus_hand[:6]  # more than 6 bonus cards in hand: list subsets of the first 6
     out: list[Command] = []
     for prof in dict.fromkeys(p.hand):
         for k in range(len(bonus) + 1):
             for combo in combinations(bonus, k):
-                wv = work_value(played(p, prof, combo), prof, combo)
+                wv = work_value(rules, played(p, prof, combo), prof, combo)
                 if wv >= minimum:
-                    most = wv * 100 // RULES.florins_per_pp
+                    most = wv * 100 // rules.florins_per_pp
                     out.extend(Work(prof, combo, pp) for pp in range(most + 1))
     return out

@@ -1,7 +1,9 @@
 """The rules data of The Princes of Florence, loaded from `data/princes.toml`.
 
 The numbers live in the data file so a game owner can correct them; this module only
-gives them types.
+gives them types. Each variant has its own `Rules` (`rules_for`): the standard values
+with the variant's own ones laid over them. A game's state carries its variant's
+rules; no event records them (the edition names the data that judged a game).
 """
 
 from __future__ import annotations
@@ -9,9 +11,17 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 from types import MappingProxyType
 from typing import Any
+
+from engine.errors import IllegalMoveError
+
+from .grid import Grid
+
+STANDARD = "standard"
+"""The name of the standard variant (3-5 players)."""
 
 LANDSCAPES = ("forest", "lake", "park")
 FREEDOMS = ("travel", "religion", "opinion")
@@ -47,7 +57,12 @@ class PrestigeCard:
 
 @dataclass(frozen=True, slots=True)
 class Rules:
+    """The rules data of one variant; equal when the data is."""
+
+    variant: str
     edition: str
+    min_players: int
+    max_players: int
     start_florins: int
     professions_dealt: int
     professions_kept: int
@@ -83,6 +98,7 @@ class Rules:
     professions: Mapping[str, Profession]
     bonus: Mapping[str, BonusCard]
     prestige: Mapping[str, PrestigeCard]
+    grid: Grid
 
     def tile_size(self, tile: str) -> int:
         """Cells covered by a building or landscape tile."""
@@ -90,13 +106,57 @@ class Rules:
             return self.sizes[self.buildings[tile]]
         return self.sizes[tile]
 
+    # Rules are immutable: a copy is the same rules (a state's deep copy shares them),
+    # and the packaged rules pickle as their variant's name.
+    def __copy__(self) -> Rules:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Rules:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        if rules_for(self.variant) is not self:
+            raise TypeError("only the packaged rules (rules_for) can be pickled")
+        return rules_for, (self.variant,)
+
 
 def _frozen(d: Mapping[Any, Any]) -> Mapping[Any, Any]:
     return MappingProxyType(dict(d))
 
 
-def parse_rules(data: Mapping[str, Any]) -> Rules:
-    """Build typed rules from the parsed TOML document."""
+def variants(data: Mapping[str, Any]) -> tuple[str, ...]:
+    """The variants a parsed rules document describes, standard first."""
+    return (STANDARD, *(v for v in data.get("variants", {}) if v != STANDARD))
+
+
+def _overlaid(data: Mapping[str, Any], variant: str) -> dict[str, Any]:
+    """The document with the variant's values laid over the standard ones (a table
+    in the variant replaces keys of the same table; anything else replaces).
+
+    Raises:
+        IllegalMoveError: the document describes no such variant.
+    """
+    described = data.get("variants", {})
+    if variant not in described and variant != STANDARD:
+        raise IllegalMoveError(f"unknown variant {variant!r}; the rules data describes: "
+                               f"{', '.join(variants(data))}", "setup")
+    out = dict(data)
+    for key, value in described.get(variant, {}).items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = {**out[key], **value}
+        else:
+            out[key] = value
+    return out
+
+
+def parse_rules(data: Mapping[str, Any], variant: str = STANDARD) -> Rules:
+    """Build typed rules for a variant from the parsed TOML document.
+
+    Raises:
+        IllegalMoveError: the document describes no such variant.
+    """
+    data = _overlaid(data, variant)
+    low, high = data["players"]
     setup, costs, fame, work, limits = (
         data["setup"], data["costs"], data["fame"], data["work"], data["limits"]
     )
@@ -122,8 +182,15 @@ def parse_rules(data: Mapping[str, Any]) -> Rules:
                 name, "at-least", "", _frozen(spec["at-least"]), spec["full"], spec["full"]
             )
         prestige[name] = card
+    sizes = data["sizes"]
+    tiles = {**{b: sizes[size] for b, size in data["buildings"].items()},
+             **{t: sizes[t] for t in LANDSCAPES}}
+    shapes = {k: tuple(tuple(s) for s in v) for k, v in data["shapes"].items()}
     return Rules(
+        variant=variant,
         edition=data["edition"],
+        min_players=low,
+        max_players=high,
         start_florins=setup["start_florins"],
         professions_dealt=setup["professions_dealt"],
         professions_kept=setup["professions_kept"],
@@ -156,18 +223,40 @@ def parse_rules(data: Mapping[str, Any]) -> Rules:
         palazzo=tuple(data["grid"]["palazzo"]),
         sizes=_frozen(data["sizes"]),
         buildings=_frozen(data["buildings"]),
-        shapes=_frozen({k: tuple(tuple(s) for s in v) for k, v in data["shapes"].items()}),
+        shapes=_frozen(shapes),
         professions=_frozen(professions),
         bonus=_frozen(bonus),
         prestige=_frozen(prestige),
+        grid=Grid(data["grid"]["width"], data["grid"]["height"], data["grid"]["palazzo"],
+                  tiles, shapes),
     )
 
 
-def load_rules(text: str | None = None) -> Rules:
-    """Load the rules from TOML text, or from the packaged data file."""
-    if text is None:
-        text = resources.files("engine.princes").joinpath("data/princes.toml").read_text("utf-8")
-    return parse_rules(tomllib.loads(text))
+def load_rules(text: str | None = None, variant: str = STANDARD) -> Rules:
+    """Load a variant's rules from TOML text, or from the packaged data file.
+
+    Raises:
+        IllegalMoveError: the data describes no such variant.
+    """
+    return parse_rules(tomllib.loads(_packaged() if text is None else text), variant)
 
 
-RULES = load_rules()
+@cache
+def _packaged() -> str:
+    return resources.files("engine.princes").joinpath("data/princes.toml").read_text("utf-8")
+
+
+@cache
+def rules_for(variant: str) -> Rules:
+    """The packaged rules data of a variant (built once per variant).
+
+    Raises:
+        IllegalMoveError: the data describes no such variant.
+    """
+    return load_rules(None, variant)
+
+
+STANDARD_RULES = rules_for(STANDARD)
+"""The standard variant's data: only for code that has no game at hand (the notation's
+vocabularies of card and building names, the edition of the packaged data). A game
+reads its own variant's rules from its state (`State.rules`)."""

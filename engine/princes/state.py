@@ -2,7 +2,8 @@
 
 Secret fields are named `hand`, `bonus_hand`, `prestige_hand`, `dealt`, `florins`
 (hidden unless the game's money is open) and `pending.cards`; `views.view_for` is
-the only way they leave the engine.
+the only way they leave the engine. The state carries the rules data of its variant
+(`rules`), set when the game starts; it is in no event.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from engine.decks import Deck
+
+from .ruleset import Rules
 
 CHANCE = -1  # the pseudo-seat that deals and draws
 
@@ -79,6 +82,7 @@ class Pending:
 @dataclass(frozen=True)
 class State:
     players: tuple[Player, ...]
+    rules: Rules  # the data of the variant: from `ruleset.rules_for(variant)`
     variant: str = "standard"
     money_open: bool = False
     seeded: bool = True

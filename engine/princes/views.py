@@ -12,10 +12,9 @@ from dataclasses import dataclass
 
 from engine import decks
 
-from . import grid
 from .events import Event, redact
-from .game import to_act
-from .ruleset import RULES
+from .grid import Grid
+from .queries import to_act
 from .state import CHANCE, State
 
 
@@ -86,18 +85,19 @@ _LETTERS = {
 }
 
 
-def grid_rows(buildings: Iterable[tuple[str, tuple[str, ...]]],
+def grid_rows(grid: Grid, buildings: Iterable[tuple[str, tuple[str, ...]]],
               landscapes: Iterable[tuple[str, tuple[str, ...]]]) -> tuple[str, ...]:
     """The principality as text rows, top row first: P Palazzo, capitals buildings,
     small letters landscapes, '.' empty."""
-    cells = ["."] * (grid.W * grid.H)
-    for i in range(grid.W * grid.H):
-        if grid.PALAZZO >> i & 1:
+    w, h = grid.width, grid.height
+    cells = ["."] * (w * h)
+    for i in range(w * h):
+        if grid.palazzo >> i & 1:
             cells[i] = "P"
     for name, cs in (*buildings, *landscapes):
         for c in cs:
             cells[grid.cell_index(c)] = _LETTERS.get(name, "?")
-    return tuple("".join(cells[r * grid.W:(r + 1) * grid.W]) for r in reversed(range(grid.H)))
+    return tuple("".join(cells[r * w:(r + 1) * w]) for r in reversed(range(h)))
 
 
 def view_for(state: State, seat: int | None) -> View:
@@ -117,7 +117,7 @@ def view_for(state: State, seat: int | None) -> View:
             prestige_hand=p.prestige_hand if own else None,
             dealt=p.dealt if own else None,
             best_wv=p.best_wv, actions=p.actions,
-            grid=grid_rows(p.buildings, p.landscapes),
+            grid=grid_rows(state.rules.grid, p.buildings, p.landscapes),
         ))
     pending = None
     if state.pending is not None:
@@ -126,8 +126,8 @@ def view_for(state: State, seat: int | None) -> View:
                               pd.cards if seat == pd.seat else None, pd.tile)
     acting = tuple("chance" if s == CHANCE else names[s] for s in to_act(state))
     return View(
-        viewer=seat, phase=state.phase, round=state.round, rounds=RULES.rounds,
-        min_wv=RULES.min_wv[state.round - 1] if state.round else 0,
+        viewer=seat, phase=state.phase, round=state.round, rounds=state.rules.rounds,
+        min_wv=state.rules.min_wv[state.round - 1] if state.round else 0,
         start=names[state.start] if names else None, to_act=acting,
         lot=state.lot, price=state.price,
         high=names[state.high] if state.high is not None else None,

@@ -4,7 +4,7 @@ and the cells of its grid."""
 
 from __future__ import annotations
 
-from engine.princes.ruleset import DECKS, FREEDOMS, LANDSCAPES, OBJECTS, RULES
+from engine.princes.ruleset import DECKS, FREEDOMS, LANDSCAPES, OBJECTS, STANDARD_RULES
 from notation.words import UNDO_VERBS, Vocabulary
 
 VERBS = Vocabulary(
@@ -18,16 +18,16 @@ VERBS = Vocabulary(
 """The commands. Those that end a turn, give something up, answer an undo or pay for
 a draw are taken only written in full, so that a word such as "Don" or "Bon" in a
 greeting is never played."""
-PROFESSIONS = Vocabulary("profession", RULES.professions)
-BUILDINGS = Vocabulary("building", RULES.buildings)
+PROFESSIONS = Vocabulary("profession", STANDARD_RULES.professions)
+BUILDINGS = Vocabulary("building", STANDARD_RULES.buildings)
 LANDSCAPE_WORDS = Vocabulary("landscape", LANDSCAPES)
 OBJECT_WORDS = Vocabulary("object", OBJECTS)
 FREEDOM_WORDS = Vocabulary("freedom", FREEDOMS)
-BONUS_CARDS = Vocabulary("bonus card", RULES.bonus)
-PRESTIGE_CARDS = Vocabulary("prestige card", RULES.prestige)
+BONUS_CARDS = Vocabulary("bonus card", STANDARD_RULES.bonus)
+PRESTIGE_CARDS = Vocabulary("prestige card", STANDARD_RULES.prestige)
 CARDS = Vocabulary(
     "card",
-    (*RULES.professions, *RULES.bonus, *RULES.prestige),
+    (*STANDARD_RULES.professions, *STANDARD_RULES.bonus, *STANDARD_RULES.prestige),
     expected=("profession", "bonus card", "prestige card"),
     wanted="a profession, bonus card or prestige card",
 )
@@ -41,14 +41,14 @@ DECK_CARDS: dict[str, Vocabulary] = {
 }
 """The cards each deck holds, by deck name."""
 
-_COLUMNS = "abcdefghijklmnopqrstuvwxyz"[: RULES.width]
+_COLUMNS = "abcdefghijklmnopqrstuvwxyz"[: STANDARD_RULES.width]
 CELL_ORDER: dict[str, int] = {
-    f"{c}{r}": i * RULES.height + r - 1
+    f"{c}{r}": i * STANDARD_RULES.height + r - 1
     for i, c in enumerate(_COLUMNS)
-    for r in range(1, RULES.height + 1)
+    for r in range(1, STANDARD_RULES.height + 1)
 }
 """Every cell name of the principality grid, with its rank in canonical order
 (column, then row), the order of `engine.princes.commands.canonical_cells`."""
 
 FIRST_CELL = f"{_COLUMNS[0]}1"
-LAST_CELL = f"{_COLUMNS[-1]}{RULES.height}"
+LAST_CELL = f"{_COLUMNS[-1]}{STANDARD_RULES.height}"

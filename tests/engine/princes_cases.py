@@ -28,18 +28,19 @@ from typing import Any
 import notation.princes
 from engine import decks
 from engine.errors import IllegalMoveError, NotationError
-from engine.princes import grid
 from engine.princes.commands import ChanceCommand, Command, PlayerCommand
 from engine.princes.definition import GAME
 from engine.princes.events import EVENT_TYPES, Event, Reverted, from_dict, to_dict
 from engine.princes.game import evolve, new_state, seeded_chance, start_game
 from engine.princes.legal import legal_commands
-from engine.princes.ruleset import FREEDOMS, LANDSCAPES, RULES
+from engine.princes.ruleset import FREEDOMS, LANDSCAPES, STANDARD_RULES
 from engine.princes.scoring import count
 from engine.princes.state import CHANCE, Player, State
 from engine.princes.views import view_for
 from engine.undo import START, Tracker, legal_undo_commands
 from engine.undo import play as undo_play
+
+GRID = STANDARD_RULES.grid
 
 CASES_DIR = Path(__file__).resolve().parents[1] / "cases" / "princes"
 DEFAULT_PLAYERS = ("anna", "bas", "chris", "dirk")
@@ -261,13 +262,13 @@ def _given_player(p: Player, line: Line, words: list[str]) -> Player:
     if key in LANDSCAPES:
         cells = notation_cells(line, args)
         return R(p, landscapes=(*p.landscapes, (key, cells)))
-    if key == "building" and args and args[0] in RULES.buildings:
+    if key == "building" and args and args[0] in STANDARD_RULES.buildings:
         cells = notation_cells(line, args[1:])
         return R(p, buildings=(*p.buildings, (args[0], cells)))
     if key == "used":
         used = dict(p.used)
         for kind in args:
-            if kind not in RULES.limits:
+            if kind not in STANDARD_RULES.limits:
                 raise CaseFormatError(f"line {line.number}: unknown action kind {kind!r}")
             used[kind] = used.get(kind, 0) + 1
         return R(p, used=used)
@@ -276,7 +277,7 @@ def _given_player(p: Player, line: Line, words: list[str]) -> Player:
 
 def notation_cells(line: Line, cells: Sequence[str]) -> tuple[str, ...]:
     for c in cells:
-        if c not in grid.CELL_NAMES:
+        if c not in GRID.cell_names:
             raise CaseFormatError(f"line {line.number}: {c!r} is not a cell")
     return tuple(sorted(cells, key=lambda c: (c[0], int(c[1:]))))
 
@@ -299,32 +300,32 @@ def _check_player(p: Player, line_no: int) -> Player:
     occupied = 0
     buildings = 0
     for tile, cells in (*p.buildings, *p.landscapes):
-        mask = grid.mask_of(cells)
-        why = grid.shape_error(tile, mask)
+        mask = GRID.mask_of(cells)
+        why = GRID.shape_error(tile, mask)
         if why:
             raise CaseFormatError(f"{where}: {why}")
-        if mask & grid.PALAZZO:
+        if mask & GRID.palazzo:
             raise CaseFormatError(f"{where}: {tile} covers the Palazzo")
         if mask & occupied:
             raise CaseFormatError(f"{where}: {tile} overlaps another tile")
         occupied |= mask
-        if tile in RULES.buildings:
+        if tile in STANDARD_RULES.buildings:
             buildings |= mask
     names = [b for b, _ in p.buildings]
     if len(set(names)) != len(names):
         raise CaseFormatError(f"{where}: a building twice")
     if len(set(p.freedoms)) != len(p.freedoms) or not set(p.freedoms) <= set(FREEDOMS):
         raise CaseFormatError(f"{where}: bad freedoms {p.freedoms}")
-    if p.builders > RULES.limits["max_builders"]:
+    if p.builders > STANDARD_RULES.limits["max_builders"]:
         raise CaseFormatError(f"{where}: more than 3 builders")
     for c in (*p.hand, *p.table, *p.dealt):
-        if c not in RULES.professions:
+        if c not in STANDARD_RULES.professions:
             raise CaseFormatError(f"{where}: {c!r} is not a profession")
     for c in p.bonus_hand:
-        if c not in RULES.bonus:
+        if c not in STANDARD_RULES.bonus:
             raise CaseFormatError(f"{where}: {c!r} is not a bonus card")
     for c in p.prestige_hand:
-        if c not in RULES.prestige:
+        if c not in STANDARD_RULES.prestige:
             raise CaseFormatError(f"{where}: {c!r} is not a prestige card")
     return dataclasses.replace(p, occupied=occupied, building_cells=buildings)
 
@@ -370,15 +371,15 @@ def build_given(players: tuple[str, ...], lines: Sequence[Line]) -> State:
     ps = [_check_player(p, last_line) for p in ps]
     held = _held_cards(ps)
     n = len(players)
-    stacks = dict(RULES.stacks)
+    stacks = dict(STANDARD_RULES.stacks)
     for p in ps:
         for kind in LANDSCAPES:
             stacks[kind] -= p.count_landscape(kind)
         stacks["jester"] -= p.jesters
         stacks["builder"] -= p.builders
         stacks["recruiting"] -= p.recruiting + p.recruiters
-    buildings_left = {b: RULES.building_copies - sum(p.has_building(b) for p in ps)
-                      for b in RULES.buildings}
+    buildings_left = {b: STANDARD_RULES.building_copies - sum(p.has_building(b) for p in ps)
+                      for b in STANDARD_RULES.buildings}
     freedoms_left = {f: n - 1 - sum(f in p.freedoms for p in ps) for f in FREEDOMS}
     for line, what, value in supply:
         if what in stacks:
@@ -392,8 +393,8 @@ def build_given(players: tuple[str, ...], lines: Sequence[Line]) -> State:
     over = [k for t in (stacks, buildings_left, freedoms_left) for k, v in t.items() if v < 0]
     if over:
         raise CaseFormatError(f"GIVEN uses more than exist of: {', '.join(over)}")
-    all_cards = {"profession": RULES.professions, "bonus": RULES.bonus,
-                 "prestige": RULES.prestige}
+    all_cards = {"profession": STANDARD_RULES.professions, "bonus": STANDARD_RULES.bonus,
+                 "prestige": STANDARD_RULES.prestige}
     deck_map = {}
     for deck, cards in all_cards.items():
         if deck in deck_override:
@@ -541,7 +542,7 @@ def _player_fact(run: Run, line: Line, p: Player, key: str, args: list[str]) -> 
     elif key in ("forest", "lake", "park"):
         got, want = p.count_landscape(key), _int(line, args[0])
     elif key == "empty":
-        got, want = count(p, "empty"), _int(line, args[0])
+        got, want = count(STANDARD_RULES, p, "empty"), _int(line, args[0])
     elif key in _PLAYER_LISTS:
         got, want = _multiset(getattr(p, _PLAYER_LISTS[key])), _multiset(args)
     elif key == "buildings":
@@ -749,7 +750,7 @@ def run_case(case: Case, by_id: dict[str, Case]) -> Run:
         try:
             start_game(players)
         except IllegalMoveError as refusal:
-            refused = Run(case, players, seed, State(players=()), State(players=()))
+            refused = Run(case, players, seed, State((), STANDARD_RULES), State((), STANDARD_RULES))
             for line in first.expect:
                 _check_error(refused, line, refusal)
             return refused

@@ -7,7 +7,7 @@ import re
 import pytest
 from princes_cases import CASES_DIR, Case, load_cases, run_case
 
-from engine.princes.ruleset import RULES
+from engine.princes.ruleset import STANDARD_RULES
 
 CASES = load_cases()
 BY_ID = {c.id: c for c in CASES}
@@ -38,7 +38,7 @@ def _case_text(c: Case) -> str:
     return " ".join(ln.text for ln in lines)
 
 
-@pytest.mark.parametrize("card", [*RULES.bonus, *RULES.prestige])
+@pytest.mark.parametrize("card", [*STANDARD_RULES.bonus, *STANDARD_RULES.prestige])
 def test_every_card_is_played_in_a_case(card: str) -> None:
     pattern = re.compile(rf"(?<![\w-]){re.escape(card)}(?![\w-])")
     assert any(pattern.search(_case_text(c)) for c in CASES), card

@@ -29,12 +29,13 @@ from engine.errors import IllegalMoveError
 from engine.princes.commands import Command
 from engine.princes.events import Event, PrestigeScored, Recruited, WorkCompleted, is_visible
 from engine.princes.game import decide
-from engine.princes.ruleset import RULES
+from engine.princes.ruleset import STANDARD_RULES
 from engine.princes.state import State
 from engine.princes.views import View, events_visible_to, view_for
 
 GAMES = [(n, seed) for n in (3, 4, 5) for seed in range(3)]
-CARD_NAMES = frozenset((*RULES.professions, *RULES.bonus, *RULES.prestige))
+CARD_NAMES = frozenset((*STANDARD_RULES.professions, *STANDARD_RULES.bonus,
+                        *STANDARD_RULES.prestige))
 SECRET_FIELDS = ("hand", "bonus_hand", "prestige_hand", "dealt")
 
 

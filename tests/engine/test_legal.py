@@ -17,7 +17,6 @@ import pytest
 from princes_playouts import playout, steps
 
 from engine.errors import IllegalMoveError
-from engine.princes import grid
 from engine.princes.commands import (
     Bid,
     Build,
@@ -38,16 +37,18 @@ from engine.princes.commands import (
 )
 from engine.princes.game import decide, seeded_chance, to_act
 from engine.princes.legal import legal_commands
-from engine.princes.ruleset import FREEDOMS, LANDSCAPES, OBJECTS, RULES
+from engine.princes.ruleset import FREEDOMS, LANDSCAPES, OBJECTS, STANDARD_RULES
 from engine.princes.state import CHANCE, State
+
+GRID = STANDARD_RULES.grid
 
 GAMES = [(3, 1), (4, 1), (5, 1)]
 SWEEP_EVERY = 6
 
 
 def _placements(rng: random.Random, tile: str, zone: int, k: int) -> list[tuple[str, ...]]:
-    masks = list(grid.listed_placements(tile, zone))
-    return [grid.cells_of(m) for m in rng.sample(masks, min(k, len(masks)))]
+    masks = list(GRID.listed_placements(tile, zone))
+    return [GRID.cells_of(m) for m in rng.sample(masks, min(k, len(masks)))]
 
 
 def candidates(state: State, seat: int, rng: random.Random) -> Iterator[Command]:
@@ -69,17 +70,17 @@ def candidates(state: State, seat: int, rng: random.Random) -> Iterator[Command]
     yield from (Pass(), Done(), TakeProfession(), TakeBonus())
     yield from (Freedom(f) for f in FREEDOMS)
     pending = state.pending.cards if state.pending is not None else ()
-    pool = [*RULES.professions, *RULES.bonus, *RULES.prestige]
+    pool = [*STANDARD_RULES.professions, *STANDARD_RULES.bonus, *STANDARD_RULES.prestige]
     yield from (Choose(c) for c in (*pending, *rng.sample(pool, 3)))
-    free = grid.PLAYABLE & ~p.occupied
+    free = GRID.playable & ~p.occupied
     for tile in LANDSCAPES:
-        for cells in (*_placements(rng, tile, grid.ALL, 12), *_placements(rng, tile, free, 6)):
+        for cells in (*_placements(rng, tile, GRID.all, 12), *_placements(rng, tile, free, 6)):
             yield Place(tile, cells)
-    zone = grid.building_zone(p.occupied | grid.PALAZZO, p.building_cells, p.builders)
-    for b in rng.sample(sorted(RULES.buildings), 4):
-        for cells in (*_placements(rng, b, grid.ALL, 6), *_placements(rng, b, zone, 4)):
+    zone = GRID.building_zone(p.occupied | GRID.palazzo, p.building_cells, p.builders)
+    for b in rng.sample(sorted(STANDARD_RULES.buildings), 4):
+        for cells in (*_placements(rng, b, GRID.all, 6), *_placements(rng, b, zone, 4)):
             yield Build(b, cells)
-    profs = [*dict.fromkeys(p.hand), *rng.sample(sorted(RULES.professions), 1)]
+    profs = [*dict.fromkeys(p.hand), *rng.sample(sorted(STANDARD_RULES.professions), 1)]
     bonus = p.bonus_hand[:6]
     for prof in profs:
         for k in range(3):

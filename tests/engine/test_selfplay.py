@@ -14,14 +14,15 @@ from collections import Counter
 import pytest
 from princes_playouts import playout
 
-from engine.princes import grid
 from engine.princes.definition import GAME
 from engine.princes.events import AuctionWon, Event, GameStarted, WorkCompleted, from_dict, to_dict
 from engine.princes.game import evolve, new_state, replay
 from engine.princes.legal import legal_commands
-from engine.princes.ruleset import FREEDOMS, LANDSCAPES, RULES
+from engine.princes.ruleset import FREEDOMS, LANDSCAPES, STANDARD_RULES
 from engine.princes.state import CHANCE, State
 from engine.selfplay import play_random
+
+GRID = STANDARD_RULES.grid
 
 GAMES = [(n, seed) for n in (3, 4, 5) for seed in range(20)]
 
@@ -32,31 +33,31 @@ def check_invariants(state: State, played_bonus: set[str]) -> None:
     ps = state.players
     for p in ps:
         assert p.florins >= 0 and p.fame >= 0, p
-        assert p.builders <= RULES.limits["max_builders"]
+        assert p.builders <= STANDARD_RULES.limits["max_builders"]
         occupied = building_cells = 0
         for tile, cells in (*p.buildings, *p.landscapes):
-            mask = grid.mask_of(cells)
-            assert not mask & (occupied | grid.PALAZZO), (p.name, tile, cells)
-            assert grid.shape_error(tile, mask) is None
+            mask = GRID.mask_of(cells)
+            assert not mask & (occupied | GRID.palazzo), (p.name, tile, cells)
+            assert GRID.shape_error(tile, mask) is None
             occupied |= mask
-            if tile in RULES.buildings:
+            if tile in STANDARD_RULES.buildings:
                 building_cells |= mask
         assert (p.occupied, p.building_cells) == (occupied, building_cells)
         assert len({b for b, _ in p.buildings}) == len(p.buildings)
         assert len(set(p.freedoms)) == len(p.freedoms)
-        assert p.actions <= RULES.limits["actions"]
+        assert p.actions <= STANDARD_RULES.limits["actions"]
     # Auction objects (a landscape won but not yet placed is pending).
     placing = state.pending.tile if state.pending is not None else ""
     for kind in LANDSCAPES:
         held = sum(p.count_landscape(kind) for p in ps) + (placing == kind)
-        assert state.stacks[kind] + held == RULES.stacks[kind]
-    assert state.stacks["jester"] + sum(p.jesters for p in ps) == RULES.stacks["jester"]
-    assert state.stacks["builder"] + sum(p.builders for p in ps) == RULES.stacks["builder"]
+        assert state.stacks[kind] + held == STANDARD_RULES.stacks[kind]
+    assert state.stacks["jester"] + sum(p.jesters for p in ps) == STANDARD_RULES.stacks["jester"]
+    assert state.stacks["builder"] + sum(p.builders for p in ps) == STANDARD_RULES.stacks["builder"]
     assert state.stacks["recruiting"] + sum(p.recruiting + p.recruiters for p in ps) \
-        == RULES.stacks["recruiting"]
-    for b in RULES.buildings:
+        == STANDARD_RULES.stacks["recruiting"]
+    for b in STANDARD_RULES.buildings:
         assert state.buildings_left[b] + sum(p.has_building(b) for p in ps) \
-            == RULES.building_copies
+            == STANDARD_RULES.building_copies
     for f in FREEDOMS:
         assert state.freedoms_left[f] + sum(f in p.freedoms for p in ps) == n - 1
     # Cards: every card is in exactly one place.
@@ -73,8 +74,8 @@ def check_invariants(state: State, played_bonus: set[str]) -> None:
             cards += list(pending)
         dup = [c for c, k in Counter(cards).items() if k > 1]
         assert not dup, (deck, dup)
-        all_cards = {"profession": RULES.professions, "bonus": RULES.bonus,
-                     "prestige": RULES.prestige}[deck]
+        all_cards = {"profession": STANDARD_RULES.professions, "bonus": STANDARD_RULES.bonus,
+                     "prestige": STANDARD_RULES.prestige}[deck]
         assert set(cards) == set(all_cards), (deck, set(all_cards) ^ set(cards))
 
 
@@ -96,7 +97,7 @@ def test_random_game(n_players: int, seed: int) -> None:
     game = playout(n_players, seed)
     state = game.state
     assert state.phase == "over"
-    assert state.round == RULES.rounds
+    assert state.round == STANDARD_RULES.rounds
     assert state.winners
     top = max((p.fame, p.florins) for p in state.players)
     assert {i for i, p in enumerate(state.players) if (p.fame, p.florins) == top} \

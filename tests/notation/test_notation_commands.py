@@ -25,7 +25,7 @@ from engine.princes.commands import (
     Work,
     canonical_cells,
 )
-from engine.princes.ruleset import RULES
+from engine.princes.ruleset import STANDARD_RULES
 from notation import player_vocabulary
 from notation.princes import (
     BONUS_CARDS,
@@ -364,9 +364,10 @@ def test_chance_player_without_list_is_taken_as_written() -> None:
 
 
 def test_vocabularies_hold_the_rules_ids() -> None:
-    assert set(PROFESSIONS.words) == set(RULES.professions)
-    assert set(BONUS_CARDS.words) == set(RULES.bonus)
-    assert set(CARDS.words) == set(RULES.professions) | set(RULES.bonus) | set(RULES.prestige)
+    assert set(PROFESSIONS.words) == set(STANDARD_RULES.professions)
+    assert set(BONUS_CARDS.words) == set(STANDARD_RULES.bonus)
+    assert set(CARDS.words) == (set(STANDARD_RULES.professions) | set(STANDARD_RULES.bonus)
+                                | set(STANDARD_RULES.prestige))
 
 
 WHOLE = ("done", "pass", "undo", "agree", "refuse", "bonus", "profession")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.errors import NotationError
-from engine.princes.ruleset import DECKS, FREEDOMS, LANDSCAPES, OBJECTS, RULES
+from engine.princes.ruleset import DECKS, FREEDOMS, LANDSCAPES, OBJECTS, STANDARD_RULES
 from notation import parse_log
 from notation.princes import VERBS, format_command, parse_command
 
@@ -25,7 +25,8 @@ def _section(title: str) -> str:
 def test_every_id_is_listed() -> None:
     listed = set(re.findall(r"`([a-z0-9-]+)`", _section("## Ids")))
     ids = [
-        *RULES.professions, *RULES.buildings, *RULES.bonus, *RULES.prestige,
+        *STANDARD_RULES.professions, *STANDARD_RULES.buildings, *STANDARD_RULES.bonus,
+        *STANDARD_RULES.prestige,
         *OBJECTS, *LANDSCAPES, *FREEDOMS, *DECKS,
     ]
     assert set(ids) <= listed

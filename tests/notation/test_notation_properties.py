@@ -34,7 +34,7 @@ from engine.princes.commands import (
     Work,
     canonical_cells,
 )
-from engine.princes.ruleset import DECKS, FREEDOMS, LANDSCAPES, OBJECTS, RULES
+from engine.princes.ruleset import DECKS, FREEDOMS, LANDSCAPES, OBJECTS, STANDARD_RULES
 from notation import (
     Chance,
     Comment,
@@ -65,9 +65,9 @@ KNOWN_TAGS = known_tags(GRAMMAR)
 
 EXAMPLE = Path(__file__).parent / "fixtures" / "princes-recorded-4p.log"
 
-PROFESSION_IDS = sorted(RULES.professions)
-BONUS_IDS = sorted(RULES.bonus)
-PRESTIGE_IDS = sorted(RULES.prestige)
+PROFESSION_IDS = sorted(STANDARD_RULES.professions)
+BONUS_IDS = sorted(STANDARD_RULES.bonus)
+PRESTIGE_IDS = sorted(STANDARD_RULES.prestige)
 DECK_IDS = {"profession": PROFESSION_IDS, "prestige": PRESTIGE_IDS, "bonus": BONUS_IDS}
 
 # Machines running other suites at the same time must not make these tests flaky.
@@ -94,7 +94,7 @@ def player_commands(players: list[str]) -> st.SearchStrategy[PlayerCommand]:
         st.sampled_from(OBJECTS).map(Take),
         st.builds(Place, st.sampled_from(LANDSCAPES), cells),
         st.sampled_from(PROFESSION_IDS + BONUS_IDS + PRESTIGE_IDS).map(Choose),
-        st.builds(Build, st.sampled_from(sorted(RULES.buildings)), cells),
+        st.builds(Build, st.sampled_from(sorted(STANDARD_RULES.buildings)), cells),
         st.builds(
             Work,
             professions,

@@ -133,13 +133,13 @@ def test_commands_are_stored_with_the_version_they_were_given_at(mod, game, mail
 def test_notices_and_the_first_mail_quote_the_position_and_the_stamp(mod, game, mailbox,
                                                                      smtp) -> None:
     from engine import __version__
-    from engine.princes.ruleset import RULES
+    from engine.princes.ruleset import STANDARD_RULES
 
     from .fakes import NOW
 
     run(mod, mailbox, smtp)
     first = smtp.text(smtp.to(ANNA)[0])
-    assert f"engine {__version__} with the rules edition {RULES.edition}" in first
+    assert f"engine {__version__} with the rules edition {STANDARD_RULES.edition}" in first
     assert "commitment is sha256:" in first
     smtp.sent.clear()
     mod.pause(game, NOW, "holiday")

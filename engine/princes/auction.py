@@ -1,0 +1,75 @@
+"""Deciding the auction phase: naming an object, bidding, passing, and the last
+player's take."""
+
+from __future__ import annotations
+
+from .checks import illegal, require_turn
+from .commands import Bid, Command, Open, Pass, Take
+from .events import AuctionWon, BidPassed, BidRaised, Event, NamingDeclined, ObjectNamed
+from .queries import auction_left, can_pay, fame_sold, object_error
+from .state import State
+
+
+def decide_auction(state: State, seat: int, cmd: Command) -> list[Event]:
+    """The events of an auction command (open, bid, pass, take).
+
+    Raises:
+        IllegalMoveError: the command breaks an auction rule.
+    """
+    if state.phase != "auction":
+        raise illegal(f"{cmd.verb!r} belongs to the auction phase; "
+                      f"this is the {state.phase} phase", "phase")
+    require_turn(state, seat)
+    if isinstance(cmd, Pass):
+        return [BidPassed(seat)] if state.lot is not None else [NamingDeclined(seat)]
+    if isinstance(cmd, Open):
+        return _open(state, seat, cmd)
+    if isinstance(cmd, Take):
+        return _take(state, seat, cmd)
+    assert isinstance(cmd, Bid)
+    return _bid(state, seat, cmd)
+
+
+def _last(state: State, seat: int) -> bool:
+    return state.lot is None and auction_left(state) == [seat]
+
+
+def _open(state: State, seat: int, cmd: Open) -> list[Event]:
+    rules = state.rules
+    if state.lot is not None:
+        raise illegal(f"the {state.lot} is being auctioned: bid "
+                      f"{state.price + rules.raise_step} or pass", "auction-bidding")
+    if _last(state, seat):
+        raise illegal("you are the last player left: no auction is held; take an object "
+                      f"for {rules.auction_open} ('take OBJECT') or pass", "auction-last")
+    why = object_error(state, seat, cmd.obj)
+    if why:
+        raise illegal(why, "auction-open")
+    return [ObjectNamed(seat, cmd.obj, rules.auction_open)]
+
+
+def _take(state: State, seat: int, cmd: Take) -> list[Event]:
+    if not _last(state, seat):
+        raise illegal("only the last player left in the auction phase takes an object "
+                      "without an auction", "auction-take")
+    why = object_error(state, seat, cmd.obj)
+    if why:
+        raise illegal(why, "auction-take")
+    price = state.rules.auction_open
+    sold = fame_sold(state.rules, state.players[seat], price)
+    return [AuctionWon(seat, cmd.obj, price, sold, taken=True)]
+
+
+def _bid(state: State, seat: int, cmd: Bid) -> list[Event]:
+    if state.lot is None:
+        raise illegal("no object is being auctioned: name one ('open OBJECT') or pass",
+                      "auction-naming")
+    step = state.rules.raise_step
+    want = state.price + step
+    if cmd.amount != want:
+        raise illegal(f"a bid raises by exactly {step}: the next bid is {want}",
+                      "auction-raise")
+    if not can_pay(state.rules, state.players[seat], cmd.amount):
+        raise illegal(f"you cannot pay {cmd.amount}, even by selling all your fame",
+                      "auction-cash")
+    return [BidRaised(seat, cmd.amount)]

@@ -1,0 +1,243 @@
+"""Deciding a command: the checks every command passes (game over, chance, a pending
+choice or placement, setup), then the auction or the action phase; and the events
+that follow by themselves. `apply` decides and folds."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine import decks
+from engine.errors import ChanceError, GameOverError, IllegalMoveError, NotYourTurnError
+
+from .actions import decide_action
+from .auction import decide_auction
+from .checks import illegal, placement_error
+from .commands import (
+    Agree,
+    Bid,
+    Choose,
+    Command,
+    Deal,
+    Draw,
+    Keep,
+    Open,
+    Pass,
+    Place,
+    Refuse,
+    Sell,
+    Take,
+    Undo,
+)
+from .events import (
+    AuctionEnded,
+    AuctionWon,
+    CardChosen,
+    CardsDrawn,
+    Event,
+    FameSold,
+    GameEnded,
+    LandscapePlaced,
+    PrestigeScored,
+    ProfessionsDealt,
+    ProfessionsKept,
+    RoundEnded,
+    RoundStarted,
+    TurnEnded,
+)
+from .evolve import evolve
+from .queries import chance_due, fame_sold
+from .scoring import prestige_points
+from .state import Pending, Player, State
+
+
+def decide(state: State, seat: int, cmd: Command) -> list[Event]:
+    """The events a command causes, followed by those that follow automatically.
+
+    `seat` is the acting player (ignored for deals and draws, which chance makes).
+
+    Raises:
+        IllegalMoveError: the command breaks a rule (NotYourTurnError, GameOverError
+            and ChanceError are kinds of it). The state is never changed.
+    """
+    return apply(state, seat, cmd)[1]
+
+
+def apply(state: State, seat: int, cmd: Command) -> tuple[State, list[Event]]:
+    """Decide a command and fold its events: the new state and the events.
+
+    Raises:
+        IllegalMoveError: as `decide`.
+    """
+    events = _decide_primary(state, seat, cmd)
+    for e in events:
+        state = evolve(state, e)
+    while True:
+        more = automatic(state)
+        if not more:
+            return state, events
+        for e in more:
+            state = evolve(state, e)
+        events.extend(more)
+
+
+def _decide_primary(state: State, seat: int, cmd: Command) -> list[Event]:
+    if state.phase == "over":
+        raise GameOverError("the game is over", "over")
+    if isinstance(cmd, (Deal, Draw)):
+        return _decide_chance(state, cmd)
+    if isinstance(cmd, (Undo, Agree, Refuse)):
+        raise IllegalMoveError(f"'{cmd.verb}' is decided by engine.undo.play, which knows "
+                               "the last command and the pending request", "undo")
+    if not 0 <= seat < len(state.players):
+        raise IllegalMoveError("unknown seat", "seat")
+    if isinstance(cmd, Sell):
+        return _decide_sell(state, seat, cmd)
+    if state.pending is not None:
+        return _decide_pending(state, state.pending, seat, cmd)
+    if isinstance(cmd, (Choose, Place)):
+        raise illegal(f"there is nothing to {cmd.verb} now", cmd.verb)
+    if isinstance(cmd, Keep):
+        return _decide_keep(state, seat, cmd)
+    if state.phase in ("deal", "keep"):
+        kept = state.rules.professions_kept
+        raise illegal(f"the game starts once every player has kept {kept} professions",
+                      "setup")
+    if isinstance(cmd, (Open, Bid, Pass, Take)):
+        return decide_auction(state, seat, cmd)
+    return decide_action(state, seat, cmd)
+
+
+def _decide_chance(state: State, cmd: Deal | Draw) -> list[Event]:
+    due = chance_due(state)
+    if due is None:
+        raise ChanceError("no deal or draw is due here", "chance")
+    name = state.players[due.seat].name
+    if isinstance(cmd, Deal) != (due.kind == "deal"):
+        want = f"a deal to {name}" if due.kind == "deal" else f"a {due.deck} draw by {name}"
+        raise ChanceError(f"{want} is due here", "chance")
+    if cmd.player != name:
+        raise ChanceError(f"the {due.kind} due here is {name}'s, not {cmd.player}'s", "chance")
+    if isinstance(cmd, Draw) and cmd.deck != due.deck:
+        raise ChanceError(f"{name} draws from the {due.deck} deck here, not {cmd.deck}",
+                          "chance")
+    rules = state.rules
+    valid = rules.professions if due.deck == "profession" else (
+        rules.prestige if due.deck == "prestige" else rules.bonus)
+    for c in cmd.cards:
+        if c not in valid:
+            raise ChanceError(f"{c!r} is not a {due.deck} card", "chance")
+    why = decks.draw_error(state.decks[due.deck], cmd.cards, due.n)
+    if why:
+        raise ChanceError(why, "chance-deck")
+    if due.kind == "deal":
+        return [ProfessionsDealt(due.seat, cmd.cards)]
+    return [CardsDrawn(due.seat, due.deck, cmd.cards)]
+
+
+def _decide_sell(state: State, seat: int, cmd: Sell) -> list[Event]:
+    p = state.players[seat]
+    if cmd.steps < 1:
+        raise illegal("sell at least 1 step of fame", "sell")
+    if cmd.steps > p.fame:
+        raise illegal(f"you have {p.fame} fame; fame never goes below 0", "sell")
+    return [FameSold(seat, cmd.steps)]
+
+
+def _decide_pending(state: State, pending: Pending, seat: int, cmd: Command) -> list[Event]:
+    """A command while a deal, draw, choice or placement is due first."""
+    if pending.kind in ("deal", "draw"):
+        raise NotYourTurnError(f"a {pending.kind} for {state.players[pending.seat].name} "
+                               "is due first", "chance")
+    if pending.seat != seat:
+        raise NotYourTurnError(f"{state.players[pending.seat].name} must first "
+                               f"{pending.kind} a {pending.tile or 'card'}", "turn")
+    if pending.kind == "choose":
+        if not isinstance(cmd, Choose):
+            raise illegal(f"first keep one of the {pending.deck} cards you drew "
+                          "('choose CARD')", "choose")
+        if cmd.card not in pending.cards:
+            raise illegal(f"{cmd.card!r} is not among the cards you drew", "choose")
+        returned = tuple(c for c in pending.cards if c != cmd.card)
+        return [CardChosen(seat, pending.deck, cmd.card, returned)]
+    if not isinstance(cmd, Place):
+        raise illegal(f"first place the {pending.tile} you won ('place {pending.tile} "
+                      "CELLS')", "place")
+    if cmd.landscape != pending.tile:
+        raise illegal(f"you won a {pending.tile}, not a {cmd.landscape}", "place")
+    p = state.players[seat]
+    why = placement_error(state.rules, p, cmd.landscape, cmd.cells, building=False)
+    if why:
+        raise illegal(why, "place-placement")
+    fame = state.rules.fame_extra_landscape if p.count_landscape(cmd.landscape) else 0
+    return [LandscapePlaced(seat, cmd.landscape, cmd.cells, fame)]
+
+
+def _decide_keep(state: State, seat: int, cmd: Keep) -> list[Event]:
+    p = state.players[seat]
+    if state.phase != "keep" or not p.dealt:
+        raise illegal("professions are kept once, right after the deal", "keep")
+    kept = state.rules.professions_kept
+    if len(cmd.cards) != kept or len(set(cmd.cards)) != len(cmd.cards):
+        raise illegal(f"keep {kept} different professions", "keep")
+    for c in cmd.cards:
+        if c not in p.dealt:
+            raise illegal(f"{c!r} was not dealt to you", "keep")
+    returned = tuple(c for c in p.dealt if c not in cmd.cards)
+    return [ProfessionsKept(seat, cmd.cards, returned)]
+
+
+# --------------------------------------------------------------------------- automatic
+
+
+def automatic(state: State) -> list[Event]:
+    """The events that follow by themselves from this state, if any."""
+    if state.pending is not None:
+        return []
+    phase = state.phase
+    if phase == "keep":
+        return [RoundStarted(1, 0)] if all(not p.dealt for p in state.players) else []
+    if phase == "auction":
+        return _auction_automatic(state)
+    if phase == "action":
+        return _action_automatic(state)
+    if phase == "roundend":
+        if state.round < state.rules.rounds:
+            return [RoundStarted(state.round + 1, (state.start + 1) % len(state.players))]
+        rules, players = state.rules, state.players
+        out: list[Event] = [
+            PrestigeScored(seat, card, prestige_points(rules, players, seat, card))
+            for seat, p in enumerate(players) for card in p.prestige_hand
+        ]
+        return out or [_game_ended(players)]
+    if phase == "scored":
+        return [_game_ended(state.players)]
+    return []
+
+
+def _auction_automatic(state: State) -> list[Event]:
+    if state.turn is not None:
+        return []
+    if state.lot is None:
+        return [AuctionEnded(state.round)]
+    assert state.high is not None
+    p = state.players[state.high]
+    return [AuctionWon(state.high, state.lot, state.price,
+                       fame_sold(state.rules, p, state.price))]
+
+
+def _action_automatic(state: State) -> list[Event]:
+    players = state.players
+    if state.turn is None:
+        best = max(p.best_wv for p in players)
+        seats = tuple(i for i, p in enumerate(players) if best and p.best_wv == best)
+        return [RoundEnded(state.round, seats, best)]
+    if players[state.turn].actions >= state.rules.limits["actions"]:
+        return [TurnEnded(state.turn)]
+    return []
+
+
+def _game_ended(players: Sequence[Player]) -> GameEnded:
+    """Most fame wins, then most florins; a tie that remains is shared (R16)."""
+    final = [(p.fame, p.florins) for p in players]
+    top = max(final)
+    return GameEnded(tuple(i for i, f in enumerate(final) if f == top))
