@@ -3,13 +3,15 @@ and proof that its checks fail for games that break it."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
 
-from engine.protocol import Variant
+from engine.protocol import Result, Setup, Variant
 from engine.registry import GAMES
-from tests.games.highcard.events import Event
+from tests.games.highcard.commands import Bid, Command, Deal, Reveal
+from tests.games.highcard.events import Event, GameStarted
 from tests.games.highcard.game import HighCard
 from tests.games.highcard.state import State
 from tests.games.highcard.views import View, view_for
@@ -20,12 +22,23 @@ from .checks import (
     check_playout,
     check_redaction,
     check_refold,
+    check_result,
+    check_setup,
     check_shape,
+    check_undo_playout,
     check_views,
     play,
+    play_undoing,
 )
 
-SEEDS = 5
+# Each table (game, variant, player count) plays at least SEEDS random games and at
+# least MOVES moves, and at least UNDO_SEEDS games with undos and UNDO_REQUESTS undo
+# requests: a game with short games plays more of them.
+SEEDS = 10
+MOVES = 2000
+UNDO_SEEDS = 5
+UNDO_REQUESTS = 40
+MAX_GAMES = 200
 GAME_LIST = GAMES.all()
 TABLES = [
     pytest.param(game, variant, n, id=f"{game.name}-{variant.name}-{n}")
@@ -36,7 +49,7 @@ TABLES = [
 
 
 def test_the_test_games_are_registered() -> None:
-    assert "high-card" in GAMES.names()
+    assert {"high-card", "princes-of-florence"} <= set(GAMES.names())
 
 
 @pytest.mark.parametrize("game", GAME_LIST, ids=lambda g: g.name)
@@ -49,15 +62,37 @@ def test_player_counts(game: Any) -> None:
     check_player_counts(game)
 
 
+@pytest.mark.parametrize("game", GAME_LIST, ids=lambda g: g.name)
+def test_setup_round_trips(game: Any) -> None:
+    check_setup(game)
+
+
 @pytest.mark.parametrize(("game", "variant", "n"), TABLES)
 def test_random_games(game: Any, variant: Any, n: int) -> None:
-    for seed in range(SEEDS):
+    seed = moves = 0
+    while seed < SEEDS or moves < MOVES:
+        assert seed < MAX_GAMES, f"{MAX_GAMES} games of {moves} moves in all"
         p = play(game, variant, n, seed)
         check_playout(p)
         check_refold(p)
         check_codec(p)
         check_redaction(p)
         check_views(p)
+        moves += len(p.moves)
+        seed += 1
+
+
+@pytest.mark.parametrize(("game", "variant", "n"), TABLES)
+def test_random_games_with_undos(game: Any, variant: Any, n: int) -> None:
+    seed = undos = refusals = 0
+    while seed < UNDO_SEEDS or undos + refusals < UNDO_REQUESTS:
+        assert seed < MAX_GAMES, f"{MAX_GAMES} games: {undos} undos agreed, {refusals} refused"
+        u = play_undoing(game, variant, n, seed)
+        check_undo_playout(u)
+        undos += u.undos
+        refusals += u.refusals
+        seed += 1
+    assert undos and refusals, f"{seed} games: {undos} undos agreed, {refusals} refused"
 
 
 # --------------------------------------------------------------------------- broken games
@@ -97,6 +132,44 @@ class NarrowAdvert(HighCard):
     variants = {"standard": Variant("standard", 2, 2, HighCard.variants["standard"].options)}
 
 
+class LateCheat(HighCard):
+    """Bids more than anyone has when a player is late."""
+
+    name = "high-card-late-cheat"
+
+    def late_command(self, state: State, seat: int) -> Command:
+        return Bid(1000) if state.phase == "auction" else super().late_command(state, seat)
+
+
+class SelfDoubtingChance(HighCard):
+    """Finds every stated deal or reveal wrong."""
+
+    name = "high-card-self-doubting"
+
+    def chance_mismatch(self, stated: Any, seeded: Deal | Reveal) -> str | None:
+        return "that is not what the seed says"
+
+
+class ForgetfulSetup(HighCard):
+    """Leaves out the options that took their default."""
+
+    name = "high-card-forgetful-setup"
+
+    def setup(self, first: GameStarted) -> Setup:
+        whole = super().setup(first)
+        purse = dict(whole.options).get("purse")
+        return dataclasses.replace(whole, options={} if purse == "20" else whole.options)
+
+
+class StuckVersion(HighCard):
+    """Goes back to the old position, old version and all, after an undo."""
+
+    name = "high-card-stuck-version"
+
+    def with_version(self, state: State, version: int) -> State:
+        return state
+
+
 def _one_game(game: HighCard) -> Any:
     return play(game, game.variants["standard"], 3, 0)
 
@@ -120,3 +193,35 @@ def test_a_fold_that_differs_from_play_fails() -> None:
 def test_unadvertised_counts_accepted_fail() -> None:
     with pytest.raises(AssertionError, match="start accepts standard for 3 players"):
         check_player_counts(NarrowAdvert())
+
+
+def test_an_illegal_late_command_fails() -> None:
+    with pytest.raises(AssertionError, match="late command Bid"):
+        check_playout(_one_game(LateCheat()))
+
+
+def test_a_seeded_chance_that_differs_from_itself_fails() -> None:
+    with pytest.raises(AssertionError, match="differs from itself"):
+        check_playout(_one_game(SelfDoubtingChance()))
+
+
+def test_a_setup_without_its_defaults_fails() -> None:
+    with pytest.raises(AssertionError, match="setup gives options"):
+        check_setup(ForgetfulSetup())
+
+
+def test_an_undo_that_keeps_the_old_version_fails() -> None:
+    game = StuckVersion()
+    with pytest.raises(AssertionError, match="version does not count"):
+        for seed in range(5):
+            play_undoing(game, game.variants["standard"], 3, seed)
+
+
+def test_places_that_ignore_the_tiebreak_fail() -> None:
+    result = HighCard().result(_one_game(HighCard()).final)
+    assert result is not None
+    check_result(result, [s.name for s in result.standings])
+    shared = Result(tuple(dataclasses.replace(s, score=0, tiebreaks=(s.seat,), place=1)
+                          for s in result.standings), tuple(range(len(result.standings))))
+    with pytest.raises(AssertionError, match="does not follow"):
+        check_result(shared, [s.name for s in result.standings])

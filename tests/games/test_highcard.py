@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.errors import ChanceError, IllegalMoveError, NotYourTurnError
-from engine.protocol import CHANCE
+from engine.protocol import CHANCE, Setup
 from engine.registry import GAMES
 from tests.games import register_test_games
 from tests.games.highcard import GAME
@@ -65,6 +65,31 @@ def test_a_stated_deal_must_be_the_one_due_and_possible() -> None:
     assert GAME.same_chance(state, Deal("bas", ("7", "8", "9")))
     assert not GAME.same_chance(state, Deal("anna", ("7", "8", "9")))
     assert not GAME.same_chance(state, Reveal("7"))
+
+
+def test_a_stated_chance_is_matched_to_the_step_and_told_apart_from_the_seed() -> None:
+    state = begin()
+    assert GAME.chance_wanted(state) == "the 3 cards dealt to anna"
+    seeded = GAME.resolve_chance(state, SEED)
+    assert isinstance(seeded, Deal)
+    assert GAME.chance_mismatch(Deal("anna", tuple(reversed(seeded.cards))), seeded) is None
+    stray = next(c for c in state.rules.cards if c not in seeded.cards)
+    assert GAME.chance_mismatch(Deal("anna", (*seeded.cards[:2], stray)), seeded) == (
+        f"{stray!r} is not among its cards")
+    assert GAME.chance_mismatch(Deal("anna", seeded.cards[:2]), seeded) == (
+        "it gives 3 cards, not 2")
+    state = to_auction(state)
+    assert GAME.chance_wanted(state) == "nothing"
+    state, _ = GAME.apply(state, 0, Pass())
+    state, _ = GAME.apply(state, 1, Pass())
+    state, _ = GAME.apply(state, 2, Pass())
+    for seat in range(3):
+        state, _ = GAME.apply(state, seat, GAME.late_command(state, seat))
+    assert GAME.chance_wanted(state) == "the card revealed for round 2"
+    reveal = GAME.resolve_chance(state, SEED)
+    assert GAME.same_chance(state, Reveal("1")) and not GAME.same_chance(state, Deal("anna", ()))
+    assert GAME.chance_mismatch(reveal, reveal) is None
+    assert GAME.chance_mismatch(Reveal(stray), Reveal("0")) == f"{stray!r} is not among its cards"
 
 
 def test_the_auction_goes_to_the_highest_bidder_who_pays() -> None:
@@ -160,8 +185,11 @@ def test_options_and_variants_set_the_rules() -> None:
     assert [p.money for p in begin(3, purse="30").players] == [30, 30, 30]
     first = GAME.start(("anna", "bas"), variant="standard", options={"purse": "30"},
                        commitment="c0ffee", seeded=True)
-    assert GAME.setup_of(first) == ("standard", {"purse": "30"})
-    assert first.commitment == "c0ffee"
+    assert GAME.setup(first) == Setup(("anna", "bas"), "standard", {"purse": "30"}, True,
+                                      GAME.edition, GAME.version, "c0ffee")
+    duel_first = GAME.start(("anna", "bas"), variant="duel", options={}, commitment="",
+                            seeded=False)
+    assert GAME.setup(duel_first).options == {} and not GAME.setup(duel_first).seeded
     duel = begin(2, variant="duel")
     assert duel.rules.rounds == 4 and GAME.chance_due(duel).n == 4  # type: ignore[union-attr]
     with pytest.raises(IllegalMoveError, match="2 players"):

@@ -1,13 +1,13 @@
-"""What happened in high-card, and the event codec (the shape Princes uses:
-`{"type": ClassName, "v": version, ...fields}`, tuples as lists)."""
+"""What happened in high-card, and the event codec (`engine.codec`: `{"type":
+ClassName, "v": version, ...fields}`, tuples as lists)."""
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .shared import Reverted
+from engine import codec
+from engine.consent import Reverted
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +28,7 @@ class HandDealt:
     seat: int
     cards: tuple[str, ...]
     private: ClassVar[bool] = True
+    secret: ClassVar[tuple[str, ...]] = ("cards",)
     version: ClassVar[int] = 1
 
 
@@ -77,6 +78,7 @@ class CardPlayed:
     seat: int
     card: str
     private: ClassVar[bool] = True
+    secret: ClassVar[tuple[str, ...]] = ("card",)
     version: ClassVar[int] = 1
 
 
@@ -102,42 +104,9 @@ class GameEnded:
 Event = (GameStarted | HandDealt | CardRevealed | BidRaised | BidPassed | LotWon | LotDiscarded
          | CardPlayed | TrickShown | GameEnded | Reverted)
 
-EVENT_TYPES: dict[str, type[Any]] = {
-    cls.__name__: cls
-    for cls in (GameStarted, HandDealt, CardRevealed, BidRaised, BidPassed, LotWon,
-                LotDiscarded, CardPlayed, TrickShown, GameEnded, Reverted)
-}
-
-# Fields of private events that only the event's seat may see.
-SECRET_FIELDS = frozenset({"cards", "card"})
-
-
-def is_visible(event: Event, seat: int | None) -> bool:
-    """True if `seat` (None: the public) may see every field of the event."""
-    if not event.private:
-        return True
-    return seat is not None and getattr(event, "seat", None) == seat
-
-
-def redact(event: Event, seat: int | None) -> Event:
-    """The event as `seat` may see it: other seats' hidden cards become '?'."""
-    if is_visible(event, seat):
-        return event
-    changes: dict[str, Any] = {}
-    for f in dataclasses.fields(event):
-        if f.name in SECRET_FIELDS:
-            value = getattr(event, f.name)
-            changes[f.name] = tuple("?" for _ in value) if isinstance(value, tuple) else "?"
-    return dataclasses.replace(event, **changes)
-
-
-def to_dict(event: Event) -> dict[str, Any]:
-    """A JSON-ready dict of the event, with its type and version."""
-    d: dict[str, Any] = {"type": type(event).__name__, "v": event.version}
-    for f in dataclasses.fields(event):
-        value = getattr(event, f.name)
-        d[f.name] = list(value) if isinstance(value, tuple) else value
-    return d
+EVENT_TYPES: dict[str, type[Any]] = codec.types_by_name(
+    (GameStarted, HandDealt, CardRevealed, BidRaised, BidPassed, LotWon, LotDiscarded,
+     CardPlayed, TrickShown, GameEnded, Reverted))
 
 
 def from_dict(d: dict[str, Any]) -> Event:
@@ -146,8 +115,5 @@ def from_dict(d: dict[str, Any]) -> Event:
     Raises:
         KeyError: an unknown event type.
     """
-    cls = EVENT_TYPES[d["type"]]
-    kwargs = {f.name: tuple(d[f.name]) if isinstance(d[f.name], list) else d[f.name]
-              for f in dataclasses.fields(cls) if f.name in d}
-    event: Event = cls(**kwargs)
+    event: Event = codec.from_dict(EVENT_TYPES, d)
     return event

@@ -17,9 +17,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine import decks
+from engine import codec, decks
+from engine.consent import Reverted
 from engine.errors import ChanceError, GameOverError, IllegalMoveError, NotYourTurnError
-from engine.protocol import CHANCE, Option, Result, Standing, Variant
+from engine.protocol import CHANCE, Option, Result, Setup, Standing, Variant
 
 from . import events as ev
 from .commands import Bid, Command, Deal, Pass, Play, Reveal
@@ -34,7 +35,6 @@ from .events import (
     LotWon,
     TrickShown,
 )
-from .shared import Reverted
 from .state import Player, Rules, State
 from .views import View, view_for
 
@@ -110,10 +110,11 @@ def new_state(first: GameStarted) -> State:
                  version=1)
 
 
-def setup_of(first: GameStarted) -> tuple[str, Mapping[str, str]]:
-    """The variant and options the first event records."""
+def setup(first: GameStarted) -> Setup:
+    """What the first event records (the purse only where the variant offers it)."""
     options = {PURSE.name: str(first.purse)} if VARIANTS[first.variant].options else {}
-    return first.variant, options
+    return Setup(first.players, first.variant, options, first.seeded, first.edition,
+                 first.engine, first.commitment)
 
 
 # --------------------------------------------------------------------------- queries
@@ -164,6 +165,29 @@ def same_chance(state: State, command: Any) -> bool:
         return isinstance(command, Reveal)
     assert due.seat is not None
     return isinstance(command, Deal) and command.player == state.players[due.seat].name
+
+
+def chance_mismatch(stated: Deal | Reveal, seeded: Deal | Reveal) -> str | None:
+    """Why a stated deal or reveal differs from the seeded one, or None."""
+    given = stated.cards if isinstance(stated, Deal) else (stated.card,)
+    wanted = seeded.cards if isinstance(seeded, Deal) else (seeded.card,)
+    if sorted(given) == sorted(wanted):
+        return None
+    stray = [c for c in given if c not in wanted]
+    if stray:
+        return f"{stray[0]!r} is not among its cards"
+    return f"it gives {len(wanted)} cards, not {len(given)}"
+
+
+def chance_wanted(state: State) -> str:
+    """What the chance due now must state, for an error message."""
+    due = chance_due(state)
+    if due is None:
+        return "nothing"
+    if due.kind == "reveal":
+        return f"the card revealed for round {state.round + 1}"
+    assert due.seat is not None
+    return f"the {due.n} cards dealt to {state.players[due.seat].name}"
 
 
 def legal_commands(state: State, seat: int) -> list[Command]:
@@ -438,8 +462,8 @@ class HighCard:
     def new_state(self, first: GameStarted) -> State:
         return new_state(first)
 
-    def setup_of(self, first: GameStarted) -> tuple[str, Mapping[str, str]]:
-        return setup_of(first)
+    def setup(self, first: GameStarted) -> Setup:
+        return setup(first)
 
     def apply(self, state: State, seat: int, command: Command) -> tuple[State, list[Event]]:
         return apply(state, seat, command)
@@ -461,6 +485,12 @@ class HighCard:
 
     def same_chance(self, state: State, command: Any) -> bool:
         return same_chance(state, command)
+
+    def chance_mismatch(self, stated: Any, seeded: Deal | Reveal) -> str | None:
+        return chance_mismatch(stated, seeded)
+
+    def chance_wanted(self, state: State) -> str:
+        return chance_wanted(state)
 
     def legal_commands(self, state: State, seat: int) -> list[Command]:
         return legal_commands(state, seat)
@@ -484,13 +514,14 @@ class HighCard:
         return view_for(state, seat)
 
     def redact(self, event: Event, seat: int | None) -> Event:
-        return ev.redact(event, seat)
+        redacted: Event = codec.redact(event, seat)
+        return redacted
 
     def is_visible(self, event: Event, seat: int | None) -> bool:
-        return ev.is_visible(event, seat)
+        return codec.is_visible(event, seat)
 
     def to_dict(self, event: Event) -> dict[str, Any]:
-        return ev.to_dict(event)
+        return codec.to_dict(event)
 
     def from_dict(self, data: dict[str, Any]) -> Event:
         return ev.from_dict(data)
