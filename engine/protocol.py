@@ -200,7 +200,9 @@ class Game(Protocol[S]):
         ...
 
     def to_act(self, state: S) -> tuple[int, ...]:
-        """The seats that may act now; (CHANCE,) when chance is due."""
+        """The seats whose move the game waits for; (CHANCE,) when chance is due.
+        A game may also take free commands from other seats (e.g. selling fame at
+        any time): those are in `legal_commands` but make no seat "to act"."""
         ...
 
     def chance_due(self, state: S) -> Any | None:
@@ -234,7 +236,8 @@ class Game(Protocol[S]):
 
     def legal_commands(self, state: S, seat: int) -> list[Any]:
         """The commands `seat` may give now, in a stable order (undo commands aside;
-        none for CHANCE, a seat not to act, or a finished game)."""
+        none for CHANCE or a finished game; only free commands for a seat not to
+        act)."""
         ...
 
     def late_command(self, state: S, seat: int) -> Any:
