@@ -61,8 +61,6 @@ def show_command(
     If the log has an error before that point, the position before the bad line is
     shown, the error goes to stderr, and the exit status is 1.
     """
-    from engine.princes.views import view_for
-
     from .log_report import error_lines, io_result, read_log
     from .logs import LogError, replay_log
     from .render_text import full_view, render_view, view_to_json
@@ -78,12 +76,13 @@ def show_command(
     seat: int | None = None
     if as_player is not None:
         try:
-            seat = r.state.seat_of(as_player.strip().lower())
-        except KeyError:
-            names = ", ".join(p.name for p in r.state.players)
+            seat = r.state.names.index(as_player.strip().lower())
+        except ValueError:
+            names = ", ".join(r.state.names)
             raise typer.BadParameter(f"{as_player!r} is not a player of this game ({names})",
                                      param_hint="--as") from None
-    view = full_view(r.state) if full else view_for(r.state, seat)
+    assert r.game is not None
+    view = full_view(r.state) if full else r.game.view(r.state, seat)
     line = r.error.line - 1 if r.error is not None and r.error.line else r.lines
     if as_json:
         typer.echo(json.dumps({"file": r.file, "line": line, "ok": r.ok,
@@ -113,17 +112,19 @@ def selfplay_command(
     """Print a complete random legal game as a log (seeded unless --recorded)."""
     import secrets
 
-    from engine.princes.definition import GAME
+    from engine.registry import get_game
     from engine.selfplay import play_random
 
     from .logs import format_game_log, result_tag
 
+    game = get_game()
+    variant = next(iter(game.variants))
     game_seed = seed if seed is not None else secrets.token_hex(8)
-    playout = play_random(GAME, players, game_seed)
-    tags = [("Game", "princes-of-florence"), ("Variant", "standard")]
+    playout = play_random(game, players, game_seed, variant=variant)
+    tags = [("Game", game.name), ("Variant", variant)]
     if not recorded:
         tags.append(("Seed", playout.seed))
-    tags.append(("Result", result_tag(playout.state)))
+    tags.append(("Result", result_tag(playout.state, game)))
     typer.echo(format_game_log(playout.players, playout.moves, tags, include_chance=recorded),
                nl=False)
 
