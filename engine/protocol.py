@@ -234,10 +234,11 @@ class Game(Protocol[S]):
         cards dealt to anna")."""
         ...
 
-    def legal_commands(self, state: S, seat: int) -> list[Any]:
+    def legal_commands(self, state: S, seat: int, *, anytime: bool = True) -> list[Any]:
         """The commands `seat` may give now, in a stable order (undo commands aside;
         none for CHANCE or a finished game; only free commands for a seat not to
-        act)."""
+        act). `anytime=False` leaves out the commands a player may give at any time,
+        turn or not (what a log's error lists as the seat's alternatives)."""
         ...
 
     def late_command(self, state: S, seat: int) -> Any:
@@ -265,6 +266,11 @@ class Game(Protocol[S]):
 
     def result(self, state: S) -> Result | None:
         """Scores, places and winners of a finished game; None while it runs."""
+        ...
+
+    def standings(self, state: S) -> tuple[Standing, ...]:
+        """Every player's standing so far, in seat order (at the end, those of
+        `result`): what a replay of an unfinished log reports."""
         ...
 
     def progress(self, state: S) -> tuple[int, str]:

@@ -73,6 +73,12 @@ class Grammar(Protocol):
         """True if the command holds hidden values (a line of a public log)."""
         ...
 
+    def public(self, cmd: Any) -> Any:
+        """The command as every player may see it: its hidden values (cards only
+        one player saw) written as `?`, so that `is_hidden` is true of it; any other
+        command as it is."""
+        ...
+
     def naming(self, player: str) -> Any | None:
         """A command that names the player `player` (e.g. a card given to them), or
         None if no command of the game names a player: how `pbem.names` checks that

@@ -68,8 +68,6 @@ def show_command(
     shown, the error goes to stderr, and the exit status is 1. A log's [Game] tag names
     its game; --game is the game of a log without one.
     """
-    from engine.princes.views import view_for
-
     from .log_report import error_lines, io_result, read_log
     from .logs import LogError, replay_log
     from .render_text import full_view, render_view, view_to_json
@@ -85,12 +83,13 @@ def show_command(
     seat: int | None = None
     if as_player is not None:
         try:
-            seat = r.state.seat_of(as_player.strip().lower())
-        except KeyError:
-            names = ", ".join(p.name for p in r.state.players)
+            seat = r.state.names.index(as_player.strip().lower())
+        except ValueError:
+            names = ", ".join(r.state.names)
             raise typer.BadParameter(f"{as_player!r} is not a player of this game ({names})",
                                      param_hint="--as") from None
-    view = full_view(r.state) if full else view_for(r.state, seat)
+    assert r.game is not None
+    view = full_view(r.state) if full else r.game.view(r.state, seat)
     line = r.error.line - 1 if r.error is not None and r.error.line else r.lines
     if as_json:
         typer.echo(json.dumps({"file": r.file, "line": line, "ok": r.ok,
@@ -127,17 +126,17 @@ def selfplay_command(
 
     from .logs import format_game_log, result_tag
 
+    chosen = get_game(game)
+    variant = next(iter(chosen.variants))
     game_seed = seed if seed is not None else secrets.token_hex(8)
-    from .games import game_name
-
     try:
-        playout = play_random(get_game(game), players, game_seed)
+        playout = play_random(chosen, players, game_seed, variant=variant)
     except GameError as e:
-        raise typer.BadParameter(e.message, param_hint="--game") from None
-    tags = [("Game", game_name(game)), ("Variant", "standard")]
+        raise typer.BadParameter(e.message, param_hint="--players") from None
+    tags = [("Game", chosen.name), ("Variant", variant)]
     if not recorded:
         tags.append(("Seed", playout.seed))
-    tags.append(("Result", result_tag(playout.state)))
+    tags.append(("Result", result_tag(playout.state, chosen)))
     typer.echo(format_game_log(playout.players, playout.moves, tags, include_chance=recorded),
                nl=False)
 

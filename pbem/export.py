@@ -16,19 +16,16 @@ lines that took them back.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.chain import head, seed_commitment
-from engine.princes.commands import Choose, Command, Deal, Draw, Keep
-from engine.princes.definition import GAME
-from engine.princes.events import GameStarted
-from engine.princes.game import new_state
-from engine.princes.state import CHANCE
-from engine.undo import START
-from engine.undo import play as play_command
+from engine.match import Match
+from engine.protocol import CHANCE, Game
+from engine.registry import get_game as game_named
 from notation import Chance, Move, RoundMarker, format_item
+from notation.grammar import Grammar
 from notation.log import format_tag
-from notation.princes import GRAMMAR, HIDDEN, parse_chance, parse_command
+from notation.registry import grammar_for
 
 from .store import as_utc, event_rows, get_game, load_events, moves_of, seats_of
 
@@ -39,47 +36,39 @@ TAG_ORDER = ("Game", "Rules", "Engine", "Variant", "Money", "Players", "SeedComm
              "Salt", "Event", "Date", "Result", "Head")
 
 
-def trust_tags(started: GameStarted, *, commitment: str, seed: str | None, salt: str | None,
-               head_version: int, head_hash: str) -> list[tuple[str, str]]:
+def trust_tags(started: Any, *, commitment: str, seed: str | None, salt: str | None,
+               head_version: int, head_hash: str,
+               game: Game[Any] | None = None) -> list[tuple[str, str]]:
     """The tags that stamp and seal an exported log: the rules edition and engine
-    version the game was judged by, the money option, the seed commitment, the seed
-    and salt (once revealed) and the chain head at the end."""
-    tags = [("Rules", started.edition), ("Engine", started.engine),
-            ("Money", "open" if started.money_open else "hidden"),
-            ("Players", ", ".join(started.players)),
-            ("SeedCommit", f"sha256:{started.commitment or commitment}")]
+    version the game was judged by, the game's options (each as its tag), the seed
+    commitment, the seed and salt (once revealed) and the chain head at the end.
+    `game`: the game of the first event `started` (None: the default game)."""
+    game = game or game_named()
+    setup = game.setup(started)
+    variant = game.variants.get(setup.variant)
+    options = variant.options if variant is not None else ()
+    tags = [("Rules", setup.edition), ("Engine", setup.engine),
+            *((o.tag, setup.options.get(o.name, o.default)) for o in options),
+            ("Players", ", ".join(setup.players)),
+            ("SeedCommit", f"sha256:{setup.commitment or commitment}")]
     if seed is not None and salt is not None:
         tags += [("Seed", seed), ("Salt", salt)]
     tags.append(("Head", head(head_version, head_hash, full=True)))
     return tags
 
 
-def public_command(cmd: Command) -> Command:
-    """The command as every player may see it: the cards of a deal, a draw, a keep
-    or a choice written as `notation.princes.HIDDEN`, everything else as it is."""
-    match cmd:
-        case Deal(player, cards):
-            return Deal(player, (HIDDEN,) * len(cards))
-        case Draw(player, deck, cards):
-            return Draw(player, deck, (HIDDEN,) * len(cards))
-        case Keep(cards):
-            return Keep((HIDDEN,) * len(cards))
-        case Choose():
-            return Choose(HIDDEN)
-    return cmd
-
-
-def annotated_log(started: GameStarted, moves: Sequence[tuple[int, Command]],
+def annotated_log(started: Any, moves: Sequence[tuple[int, Any]],
                   hashes: Sequence[str], tags: Sequence[tuple[str, str]], *,
                   include_chance: bool = True, annotate: bool = True,
-                  public: bool = False) -> str:
+                  public: bool = False, game: Game[Any] | None = None) -> str:
     """The log text: tags (in TAG_ORDER, others after), then one line per command
     with `round N` markers, each move and chance line annotated with the chain head
     after its events (`hashes[v - 1]` is the stored hash after `v` events).
 
     `moves` are (seat, command) pairs, CHANCE for deals and draws (left out unless
     `include_chance`: their events then count towards the next line's head).
-    `public`: every hidden card written as `?` (`public_command`).
+    `public`: every hidden value written as `?` (`Grammar.public`). `game`: the game of
+    the first event `started` (None: the default game).
 
     Raises:
         IllegalMoveError: a command is not legal where it stands (a corrupt store).
@@ -87,29 +76,32 @@ def annotated_log(started: GameStarted, moves: Sequence[tuple[int, Command]],
     rank = {name: i for i, name in enumerate(TAG_ORDER)}
     ordered = sorted(tags, key=lambda t: rank.get(t[0], len(rank)))
     lines = [format_tag(name, value) for name, value in ordered]
-    names = started.players
-    state, tracker = new_state(started), START
+    game = game or game_named()
+    grammar = grammar_for(game.name)
+    match = Match.from_events(game, [started])
+    names = match.names
+    progress = game.progress
     first = True
     marked = 0  # an undo may go back into the round before: each round is marked once
     for seat, cmd in moves:
-        state, _, tracker = play_command(GAME, state, tracker, seat, cmd)
+        match.play(seat, cmd)
+        state = match.state
         if seat != CHANCE or include_chance:
             if first:
                 lines.append("")
                 first = False
-            shown = public_command(cmd) if public else cmd
+            shown = grammar.public(cmd) if public else cmd
             if seat == CHANCE:
-                assert isinstance(shown, Deal | Draw)
-                text = format_item(Chance(0, shown), GRAMMAR)
+                text = format_item(Chance(0, shown), grammar)
             else:
-                assert not isinstance(shown, Deal | Draw)
-                text = format_item(Move(0, names[seat], shown), GRAMMAR)
+                text = format_item(Move(0, names[seat], shown), grammar)
             if annotate:
                 text += f"  # {head(state.version, hashes[state.version - 1], full=True)}"
             lines.append(text)
-        if state.round > marked:
-            marked = state.round
-            lines += ["", format_item(RoundMarker(0, state.round))]
+        round_ = progress(state)[0]
+        if round_ > marked:
+            marked = round_
+            lines += ["", format_item(RoundMarker(0, round_), grammar)]
             first = False
     return "\n".join(lines) + "\n"
 
@@ -136,20 +128,22 @@ def export_game(mod: Moderator, game_id: str, *, full: bool = False) -> str:
         started = load_events(s, game_id)[0]
         _, state = mod.load(s, g)
         created = as_utc(g.created)
-    assert isinstance(started, GameStarted)
-    moves: list[tuple[int, Command]] = []
+    game = game_named(g.game)
+    grammar: Grammar = grammar_for(game.name)
+    moves: list[tuple[int, Any]] = []
     for r in rows:
-        cmd: Command = parse_chance(r.command, names) if r.seat == CHANCE \
-            else parse_command(r.command, players=names)
+        cmd = grammar.parse_chance(r.command, names) if r.seat == CHANCE \
+            else grammar.parse_command(r.command, players=names)
         moves.append((r.seat, cmd))
-    tags: list[tuple[str, str]] = [("Game", "princes-of-florence"), ("Variant", g.variant),
+    tags: list[tuple[str, str]] = [("Game", game.name), ("Variant", g.variant),
                                    ("Event", f"pbem {g.id}")]
     if created is not None:
         tags.append(("Date", created.strftime("%Y-%m-%d")))
     if g.finished:
-        tags.append(("Result", result_tag(state)))
+        tags.append(("Result", result_tag(state, game)))
     tags += trust_tags(started, commitment=seed_commitment(g.seed, g.salt),
                        seed=g.seed if g.finished else None,
                        salt=g.salt if g.finished else None,
-                       head_version=len(hashes), head_hash=hashes[-1])
-    return annotated_log(started, moves, hashes, tags, public=not (g.finished or full))
+                       head_version=len(hashes), head_hash=hashes[-1], game=game)
+    return annotated_log(started, moves, hashes, tags, public=not (g.finished or full),
+                         game=game)

@@ -14,7 +14,7 @@ from pathlib import Path
 import typer
 
 from .logfile import LogFileError, read_log_file
-from .logs import LogError, ReplayResult, replay_log
+from .logs import LogError, ReplayResult, replay_log, standing_text
 
 PROGRESS_MIN_FILES = 2
 """A progress bar is shown from this many files on (stderr a terminal, no --json)."""
@@ -47,7 +47,7 @@ def replay_file(path: Path, *, game: str | None = None) -> ReplayResult:
 
 def summary_line(r: ReplayResult) -> str:
     """`OK file: finished, winner dirk — dirk 22 PP (100 fl), …`, for a valid log."""
-    scores = ", ".join(f"{s.name} {s.fame} PP ({s.florins} fl)" for s in r.standings())
+    scores = ", ".join(standing_text(s) for s in r.standings())
     if r.hidden:
         return (f"OK {r.file}: public log, read to the end; line {r.hidden} holds cards only "
                 f"their player saw ('?'), so moves are checked up to line {r.hidden - 1} "

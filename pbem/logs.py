@@ -7,30 +7,27 @@ error. It never raises: a bad log, whatever its bytes, is a result with `ok=Fals
 an error naming the line and column (an exception inside would be a bug, and is reported
 as an error of kind "internal" rather than raised).
 
-Two kinds of log (see docs/logs.md):
+The game is the registered one the `[Game]` tag names (`engine.registry`; no tag: the
+default game), played through `engine.match.Match`. Two kinds of log (see docs/logs.md):
 
-* **seeded** (a `Seed` tag): every deal and draw is derived from the seed with
-  `engine.princes.game.seeded_chance`. Chance lines are optional; a chance line that is there
-  must name the cards the seed gives (compared as sets).
-* **recorded** (no `Seed` tag): a chance line is required wherever a deal or draw is
-  due; the engine checks that the named cards could be there.
+* **seeded** (a `Seed` tag): every chance step (a deal, a draw, a roll) is derived
+  from the seed (`Match.resolve_chance`). Chance lines are optional; a chance line
+  that is there must state what the seed gives.
+* **recorded** (no `Seed` tag): a chance line is required wherever chance is due;
+  the game checks that what it states could be there.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import IllegalMoveError, NotationError
-from engine.princes.commands import Command, Deal, Draw
-from engine.princes.definition import GAME
-from engine.princes.events import Event
-from engine.princes.game import chance_due, new_state, seeded_chance, start_game, to_act
-from engine.princes.legal import legal_commands
-from engine.princes.state import CHANCE, State
-from engine.undo import START, Tracker
-from engine.undo import play as play_command
+from engine.errors import GameError, IllegalMoveError, NotationError
+from engine.match import Match
+from engine.protocol import CHANCE, Game, Standing, Variant
+from engine.registry import GAMES, get_game
 from notation import (
     Chance,
     Comment,
@@ -44,12 +41,10 @@ from notation import (
     known_tags,
     split_players,
 )
-from notation.princes import GRAMMAR, format_command, is_hidden
+from notation.grammar import Grammar
+from notation.registry import grammar_for
 from notation.words import quote, visible
 
-GAME_NAME = "princes-of-florence"
-VARIANTS = ("standard",)
-MIN_PLAYERS, MAX_PLAYERS = 3, 5
 LEGAL_CAP = 20
 """At most this many legal alternatives are listed with an illegal-move error."""
 
@@ -100,22 +95,14 @@ class LogError:
 
 
 @dataclass(frozen=True, slots=True)
-class Standing:
-    """One player's score: fame (prestige points, PP) and florins."""
-
-    name: str
-    fame: int
-    florins: int
-
-
-@dataclass(frozen=True, slots=True)
 class ReplayResult:
     """What a log replays to, up to its end or its first bad line.
 
     `state` is the position after the last good line (None when no game could be set
     up, e.g. no Players tag); `events` are the engine events that led to it. `lines` is
     the number of lines read: the error's line, else the log's length (or the `upto`
-    line). `players` are in seat order; `standings()` sorts them.
+    line). `players` are the standings in seat order (`engine.protocol.Standing`);
+    `standings()` sorts them. `game` is the game that judged the log.
     """
 
     file: str
@@ -129,14 +116,15 @@ class ReplayResult:
     to_act: tuple[str, ...]
     seeded: bool
     tags: tuple[tuple[str, str], ...]
-    state: State | None
-    events: tuple[Event, ...]
+    state: Any
+    events: tuple[Any, ...]
     lines: int
     hidden: int = 0  # a public log: its first line with hidden cards (0: none)
+    game: Game[Any] | None = None
 
     def standings(self) -> list[Standing]:
-        """Players by fame, then florins (the tie-break of ruling R16), best first."""
-        return sorted(self.players, key=lambda s: (-s.fame, -s.florins))
+        """Players best first (by place, then seat)."""
+        return sorted(self.players, key=lambda s: (s.place, s.seat))
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object `pbem replay --json` prints (see docs/logs.md)."""
@@ -148,14 +136,29 @@ class ReplayResult:
             "round": self.round,
             "phase": self.phase,
             "seeded": self.seeded,
-            "players": [{"name": s.name, "pp": s.fame, "florins": s.florins}
-                        for s in self.players],
+            "players": [standing_json(s) for s in self.players],
             "winner": ", ".join(self.winners) if self.finished and self.winners else None,
             "winners": list(self.winners),
             "to_act": list(self.to_act),
             "lines": self.lines,
             "hidden": self.hidden or None,
         }
+
+
+def standing_json(s: Standing) -> dict[str, Any]:
+    """A player's standing as `--json` shows it: name, the game's own numbers, score."""
+    return {"name": s.name, **s.fields, "score": s.score}
+
+
+def standing_text(s: Standing) -> str:
+    """A player's standing in a summary line: `anna 22 PP (100 fl)`, the score with
+    the name of the field that holds it, then the game's other numbers in brackets,
+    each with its name cut to two letters. (Temporary wording: the game's presenter
+    will phrase it.)"""
+    numbers = list(s.fields.items())
+    unit = numbers.pop(0)[0].upper() if numbers and numbers[0][1] == s.score else "points"
+    rest = ", ".join(f"{v} {k[:2]}" for k, v in numbers)
+    return f"{s.name} {s.score} {unit} ({rest})" if rest else f"{s.name} {s.score} {unit}"
 
 
 class _Stop(Exception):
@@ -167,19 +170,20 @@ class _Stop(Exception):
 
 
 def legal_alternatives(
-    state: State, seat: int, cap: int = LEGAL_CAP,
+    game: Game[Any], state: Any, seat: int, cap: int = LEGAL_CAP,
 ) -> tuple[tuple[str, ...], int]:
-    """The canonical strings of the seat's legal commands now (selling fame left out),
-    at most `cap` of them, and how many more there are."""
+    """The canonical strings of the seat's legal commands now (those legal at any time
+    left out), at most `cap` of them, and how many more there are."""
     if seat == CHANCE:
         return (), 0
-    commands = legal_commands(state, seat, free=False)
+    commands = game.legal_commands(state, seat, anytime=False)
+    format_command = grammar_for(game.name).format_command
     shown = tuple(format_command(c) for c in commands[:cap])
     return shown, max(0, len(commands) - cap)
 
 
 def parse_result_tag(value: str) -> dict[str, int]:
-    """The fame per player of a Result tag value like "anna 66, dirk 61, bas 58".
+    """The score per player of a Result tag value like "anna 66, dirk 61, bas 58".
 
     Each entry is a name and a number, optionally followed by "PP". Raises ValueError
     with a message for anything else.
@@ -201,20 +205,34 @@ def parse_result_tag(value: str) -> dict[str, int]:
     return out
 
 
-def result_tag(state: State) -> str:
-    """The Result tag value of a position: every player and fame, best first."""
-    ranked = sorted(state.players, key=lambda p: (-p.fame, -p.florins))
-    return ", ".join(f"{p.name} {p.fame}" for p in ranked)
+def result_tag(state: Any, game: Game[Any] | None = None) -> str:
+    """The Result tag value of a position of `game` (None: the default game): every
+    player and score, best first."""
+    ranked = sorted((game or game_of(None)).standings(state), key=lambda s: (s.place, s.seat))
+    return ", ".join(f"{s.name} {s.score}" for s in ranked)
 
 
-def _same_draw(cmd: Deal | Draw, state: State) -> bool:
-    """True if `cmd` states the deal or draw due now (cards aside)."""
-    due = chance_due(state)
-    if due is None or isinstance(cmd, Deal) != (due.kind == "deal"):
-        return False
-    if cmd.player != state.players[due.seat].name:
-        return False
-    return not isinstance(cmd, Draw) or cmd.deck == due.deck
+def game_of(name: str | None) -> Game[Any]:
+    """The registered game a log's [Game] tag names (None: the default game).
+
+    Raises:
+        GameError: no such game is registered; the message names the known games.
+    """
+    key = name.strip().lower() if name is not None else None
+    if key is not None and key not in GAMES.names():
+        known = " or ".join(repr(n) for n in GAMES.names())
+        raise GameError(f"this is a log of {quote(name or '')}; pbem reads logs of "
+                        f"{known} only")
+    return get_game(key)
+
+
+def _variant_of(game: Game[Any], name: str | None) -> Variant:
+    return game.variants[name] if name is not None else next(iter(game.variants.values()))
+
+
+def _option_tags(game: Game[Any]) -> dict[str, Any]:
+    """The game's options by their log tag (lowercase)."""
+    return {o.tag.lower(): o for v in game.variants.values() for o in v.options}
 
 
 class _Replay:
@@ -223,18 +241,18 @@ class _Replay:
     def __init__(self, text: str, file: str, game: str | None = None) -> None:
         self.text = text
         self.file = file
-        self.game = game  # the game named by the caller (--game), if any
-        self.state: State | None = None
-        self.events: list[Event] = []
+        self.wanted = game  # the game named by the caller (--game), if any
+        self.game: Game[Any] | None = None
+        self.match: Match | None = None
         self.tags: list[tuple[str, str]] = []
         self.tag_lines: dict[str, int] = {}
         self.players: tuple[str, ...] = ()
         self.seats: dict[str, int] = {}
-        self.variant = "standard"
+        self.variant: str | None = None
+        self.options: dict[str, str] = {}
         self.seed: str | None = None
         self.result: dict[str, int] | None = None
         self.marked: dict[int, int] = {}  # round -> line of its marker
-        self.tracker: Tracker = START  # the undo protocol (engine.undo)
         self.line = 0
         self.hidden = 0  # the first line with hidden cards: played no further
 
@@ -273,9 +291,26 @@ class _Replay:
 
     def _illegal(self, item: LogItem | Tag, error: IllegalMoveError, seat: int) -> _Stop:
         legal: tuple[tuple[str, ...], int] = ((), 0)
-        if self.state is not None and seat != CHANCE:
-            legal = legal_alternatives(self.state, seat)
+        match = self.match
+        if match is not None and seat != CHANCE:
+            legal = legal_alternatives(match.game, match.state, seat)
         return self._stop(item, "illegal", error.message, error.rule, legal)
+
+    def _game(self) -> Game[Any]:
+        """The log's game: the one its [Game] tag named, else the default game."""
+        if self.game is None:
+            self.game = game_of(self.wanted)
+        return self.game
+
+    def _wanted_grammar(self) -> Grammar | None:
+        """The notation to read the log by: the [Game] tag's (None), unless the
+        caller named the game of a log without the tag."""
+        if self.wanted is None or re.search(r"^\s*\[\s*game\b", self.text, re.I | re.M):
+            return None
+        try:
+            return grammar_for(self.wanted)
+        except GameError as e:
+            raise _Stop(LogError(1, 1, "illegal", f"{e.message} (--game)", "game")) from None
 
     # -- tags ---------------------------------------------------------------------
 
@@ -285,22 +320,25 @@ class _Replay:
         self.tag_lines[key] = tag.line
         value = tag.value.strip()
         if key == "game":
-            if self.game is not None and value.lower() != self.game:
+            if self.wanted is not None and value.lower() != self.wanted:
                 raise self._stop(tag, "illegal", f"this is a log of {quote(value)}, not of "
-                                 f"{self.game!r} (--game)", "game")
-            if value.lower() != GAME_NAME:
-                raise self._stop(tag, "illegal", f"this is a log of {quote(value)}; pbem reads "
-                                 f"logs of {GAME_NAME!r} only", "game")
+                                 f"{self.wanted!r} (--game)", "game")
+            try:
+                self.game = game_of(value)
+            except GameError as e:
+                raise self._stop(tag, "illegal", e.message, "game") from None
         elif key == "variant":
-            if value.lower() not in VARIANTS:
+            variants = self._game().variants
+            if value.lower() not in variants:
                 raise self._stop(tag, "illegal", f"unknown variant {quote(value)}; known: "
-                                 f"{', '.join(VARIANTS)}", "variant")
+                                 f"{', '.join(variants)}", "variant")
             self.variant = value.lower()
         elif key == "players":
             names = split_players(tag.value)
-            if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-                raise self._stop(tag, "illegal", f"the game is for {MIN_PLAYERS} to "
-                                 f"{MAX_PLAYERS} players, not {len(names)}", "players")
+            v = _variant_of(self._game(), self.variant)
+            if not v.admits(len(names)):
+                raise self._stop(tag, "illegal", f"the game is for {_counts(v)} players, "
+                                 f"not {len(names)}", "players")
             self.players = names
         elif key == "seed":
             if not tag.value:
@@ -312,12 +350,17 @@ class _Replay:
                 self.result = parse_result_tag(tag.value)
             except ValueError as e:
                 raise self._stop(tag, "syntax", f"bad Result tag: {e}") from None
+        else:
+            option = _option_tags(self._game()).get(key)
+            if option is not None:
+                if value.lower() not in option.choices:
+                    raise self._stop(tag, "illegal", f"the {option.tag} tag is "
+                                     f"{' or '.join(repr(c) for c in option.choices)}, not "
+                                     f"{quote(value)}", "option")
+                self.options[option.name] = value.lower()
 
     def setup(self, item: LogItem) -> None:
         """Start the game once the tags are read (at the first line after them)."""
-        if self.game not in (None, GAME_NAME) and "game" not in self.tag_lines:
-            raise _Stop(LogError(item.line, 1, "illegal", f"pbem reads logs of {GAME_NAME!r} "
-                                 f"only, not of {self.game!r} (--game)", "game"))
         if self.result is not None and set(self.result) != set(self.players):
             line = self.tag_lines["result"]
             bad = sorted(set(self.result) ^ set(self.players))
@@ -325,93 +368,72 @@ class _Replay:
             raise _Stop(LogError(line, self._column(line, Tag(line, "Result", "")), "illegal",
                                  f"the Result tag does not match the players: {quote(bad[0])} "
                                  f"{where}", "result"))
+        game = self._game()
         try:
-            started = start_game(self.players, variant=self.variant,
-                                 seeded=self.seed is not None)
+            self.match = Match.start(game, self.players, variant=self.variant,
+                                     options=self.options, seed=self.seed)
         except IllegalMoveError as e:  # not reached: the tags were checked
             line = self.tag_lines.get("players", item.line)
             raise _Stop(LogError(line, 1, "illegal", e.message, e.rule)) from None
-        self.state = new_state(started)
         self.seats = {name: seat for seat, name in enumerate(self.players)}
-        self.events.append(started)
 
     # -- the body -----------------------------------------------------------------
 
-    def resolve_seeded(self) -> None:
-        """Apply the deals and draws the seed gives, while one is due."""
-        state = self.state
-        assert state is not None and self.seed is not None
-        while chance_due(state) is not None:
-            state, new, self.tracker = play_command(GAME, state, self.tracker, CHANCE,
-                                                    seeded_chance(state, self.seed))
-            self.events.extend(new)
-        self.state = state
-
     def move(self, item: Move) -> None:
-        state = self.state
-        assert state is not None
+        match = self.match
+        assert match is not None
         seat = self.seats[item.actor]
         if self.seed is not None:
-            self.resolve_seeded()
-            state = self.state
-            assert state is not None
+            match.resolve_chance()
         else:
-            due = chance_due(state)
-            if due is not None and state.phase != "over":
-                who = state.players[due.seat].name
-                line = f"* deal {who}: ..." if due.kind == "deal" else \
-                    f"* draw {who} {due.deck}: ..."
-                raise self._stop(item, "illegal", f"a chance line is due before any move: "
-                                 f"expected '{line}' naming the {due.n} cards, as this log "
-                                 "has no Seed tag", "chance-missing")
+            game = match.game
+            if game.chance_due(match.state) is not None and not match.finished:
+                raise self._stop(item, "illegal", "a chance line is due before any move: "
+                                 f"{_chance_hint(game, match.state)}, as this log has no "
+                                 "Seed tag", "chance-missing")
         try:  # engine.undo: `undo`, `agree` and `refuse` lines too
-            self.state, new, self.tracker = play_command(GAME, state, self.tracker, seat,
-                                                         item.command)
+            match.play(seat, item.command)
         except IllegalMoveError as e:
             raise self._illegal(item, e, seat) from None
-        self.events.extend(new)
 
     def chance(self, item: Chance) -> None:
-        state = self.state
-        assert state is not None
+        match = self.match
+        assert match is not None
+        game = match.game
         cmd = item.command
-        if self.seed is not None and chance_due(state) is not None:
-            # Deals and draws the log leaves out come from the seed first.
-            ahead, tracker, skipped = state, self.tracker, []
-            while chance_due(ahead) is not None and not _same_draw(cmd, ahead):
-                ahead, new, tracker = play_command(GAME, ahead, tracker, CHANCE,
-                                                   seeded_chance(ahead, self.seed))
-                skipped.extend(new)
-            if chance_due(ahead) is not None:
-                state = ahead
-                self.events.extend(skipped)
-                self.state, self.tracker = state, tracker
-            want = seeded_chance(state, self.seed)
-            if _same_draw(cmd, state) and sorted(cmd.cards) != sorted(want.cards):
-                what = f"{want.deck} draw by" if isinstance(want, Draw) else "deal to"
-                stray = [c for c in cmd.cards if c not in want.cards]
-                detail = (f"{stray[0]!r} is not among its cards" if stray
-                          else f"it gives {len(want.cards)} cards, not {len(cmd.cards)}")
-                raise self._stop(item, "illegal", f"the {what} {want.player} does not match "
-                                 f"the seed: {detail}", "chance-seed",
-                                 ((format_command(want),), 0))
+        if self.seed is not None and game.chance_due(match.state) is not None:
+            # Chance steps the log leaves out come from the seed first (on a copy: a
+            # line that states none of the steps due is refused where it stands).
+            ahead = Match(game, match.state, [], tracker=match.tracker, seed=self.seed)
+            while ahead.chance_due() and not game.same_chance(ahead.state, cmd):
+                ahead.play(CHANCE, ahead.seeded_command())
+            if ahead.chance_due():
+                match.state, match.tracker = ahead.state, ahead.tracker
+                match.events.extend(ahead.events)
+            want = match.seeded_command()
+            if game.same_chance(match.state, cmd):
+                why = game.chance_mismatch(cmd, want)
+                if why is not None:
+                    raise self._stop(item, "illegal", f"{game.chance_wanted(match.state)} "
+                                     f"do not match the seed: {why}", "chance-seed",
+                                     ((grammar_for(game.name).format_command(want),), 0))
         try:
-            self.state, new, self.tracker = play_command(GAME, state, self.tracker, CHANCE, cmd)
+            match.play(CHANCE, cmd)
         except IllegalMoveError as e:
             raise self._illegal(item, e, CHANCE) from None
-        self.events.extend(new)
 
     def round_marker(self, item: RoundMarker) -> None:
-        state = self.state
-        assert state is not None
-        if item.number != state.round:
-            if state.round == 0:
-                message = (f"round {item.number} cannot start yet: round 1 starts once every "
-                           "player has kept 3 professions")
-            elif state.phase == "over":
-                message = f"the game ended in round {state.round}; there is no round {item.number}"
+        match = self.match
+        assert match is not None
+        number, phase = match.game.progress(match.state)
+        if item.number != number:
+            if number == 0:
+                message = (f"round {item.number} cannot start yet: the game is still in its "
+                           f"{phase} phase")
+            elif match.finished:
+                message = f"the game ended in round {number}; there is no round {item.number}"
             else:
-                message = f"this is round {state.round}, not round {item.number}"
+                message = f"this is round {number}, not round {item.number}"
             raise self._stop(item, "illegal", message, "round")
         if item.number in self.marked:
             raise self._stop(item, "illegal", f"round {item.number} was already marked on line "
@@ -419,8 +441,10 @@ class _Replay:
         self.marked[item.number] = item.line
 
     def run(self, upto: int | None) -> None:
+        is_hidden = None
+        move, chance = self.move, self.chance
         try:
-            for entry in iter_log(self.text, grammar=GRAMMAR):
+            for entry in iter_log(self.text, grammar=self._wanted_grammar()):
                 if upto is not None and entry.line > upto and not isinstance(entry, Tag):
                     break  # the header is always read: the game exists from line 0 on
                 self.line = entry.line
@@ -429,75 +453,112 @@ class _Replay:
                     continue
                 if isinstance(entry, Comment):
                     continue
-                if self.state is None:
-                    self.setup(entry)
+                if is_hidden is None:
+                    if self.match is None:
+                        self.setup(entry)
+                    is_hidden = grammar_for(self._game().name).is_hidden
                 if not self.hidden and isinstance(entry, Move | Chance) \
                         and is_hidden(entry.command):
                     self.hidden = entry.line
                 if self.hidden:
                     continue  # a public log: the rest is read for its notation only
                 if isinstance(entry, Move):
-                    self.move(entry)
+                    move(entry)
                 elif isinstance(entry, Chance):
-                    self.chance(entry)
+                    chance(entry)
                 else:
                     self.round_marker(entry)
         except NotationError as e:
             line = e.line if e.line is not None else self.line
             if upto is None or line <= upto:
-                raise _Stop(LogError(line, e.column, e.kind, e.message,
+                # a [Game] tag naming no registered game: the log is of another game
+                kind, rule = ("illegal", "game") if e.expected == ("game",) else (e.kind, None)
+                raise _Stop(LogError(line, e.column, kind, e.message, rule,
                                      expected=e.expected, candidates=e.candidates)) from None
-        if self.state is None:
+        if self.match is None:
             if not self.players:
                 end = self.text.count("\n") + 1  # where the missing tag was looked for
-                raise _Stop(LogError(end, 1, "syntax", 'expected a [Players "..."] tag naming 3 '
-                                     "to 5 players before the end of the log"))
+                v = _variant_of(self._game(), self.variant)
+                raise _Stop(LogError(end, 1, "syntax", 'expected a [Players "..."] tag naming '
+                                     f"{_counts(v)} players before the end of the log"))
             self.setup(RoundMarker(self.line or 1, 0))
+        assert self.match is not None
         if self.seed is not None and not self.hidden:
-            self.resolve_seeded()
+            self.match.resolve_chance()
         if not self.hidden:
             self.check_result()
 
     def check_result(self) -> None:
-        state = self.state
-        if self.result is None or state is None or not state.finished:
+        match = self.match
+        if self.result is None or match is None:
             return
-        for p in state.players:
-            said = self.result[p.name]
-            if said != p.fame:
+        outcome = match.game.result(match.state)
+        if outcome is None:
+            return
+        for s in outcome.standings:
+            said = self.result[s.name]
+            if said != s.score:
                 line = self.tag_lines["result"]
                 raise _Stop(LogError(line, self._column(line, Tag(line, "Result", "")),
-                                     "illegal", f"the Result tag gives {p.name} {said}, but the "
-                                     f"game ends with {p.name} on {p.fame} PP", "result"))
+                                     "illegal", f"the Result tag gives {s.name} {said}, but the "
+                                     f"game ends with {s.name} on {s.score} PP", "result"))
 
     def finish(self, error: LogError | None, upto: int | None) -> ReplayResult:
-        state = self.state
+        match = self.match
         if error is not None:
             lines = error.line
         else:
             text = self.text
             total = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
             lines = total if upto is None else min(upto, total)
-        names = tuple(p.name for p in state.players) if state else self.players
+        if match is None:
+            return ReplayResult(file=self.file, ok=error is None, error=error, finished=False,
+                                round=0, phase="setup", players=(), winners=(), to_act=(),
+                                seeded=self.seed is not None, tags=tuple(self.tags),
+                                state=None, events=(), lines=lines, hidden=self.hidden,
+                                game=self.game)
+        game, state = match.game, match.state
+        names = match.names
+        outcome = game.result(state)
+        round_, phase = game.progress(state)
         return ReplayResult(
             file=self.file,
             ok=error is None,
             error=error,
-            finished=bool(state and state.finished),
-            round=state.round if state else 0,
-            phase=state.phase if state else "setup",
-            players=tuple(Standing(p.name, p.fame, p.florins) for p in state.players)
-            if state else (),
-            winners=tuple(names[w] for w in state.winners) if state else (),
-            to_act=tuple("chance" if s == CHANCE else names[s] for s in to_act(state))
-            if state else (),
+            finished=match.finished,
+            round=round_,
+            phase=phase,
+            players=outcome.standings if outcome is not None else game.standings(state),
+            winners=tuple(names[w] for w in outcome.winners) if outcome is not None else (),
+            to_act=tuple("chance" if s == CHANCE else names[s] for s in match.to_act()),
             seeded=self.seed is not None,
             tags=tuple(self.tags),
             state=state,
-            events=tuple(self.events),
+            events=tuple(match.events),
             lines=lines,
             hidden=self.hidden,
+            game=game,
         )
+
+
+def _counts(v: Variant) -> str:
+    """A variant's player counts in a sentence: "3 to 5" or "2"."""
+    return str(v.min_players) if v.min_players == v.max_players \
+        else f"{v.min_players} to {v.max_players}"
+
+
+def _chance_hint(game: Game[Any], state: Any) -> str:
+    """What the chance line due now looks like: "expected '* deal anna: ...' naming
+    the 4 cards" (its words before the colon, and the number of values after it, as
+    the seed-free example of this chance step gives them)."""
+    try:
+        example = grammar_for(game.name).format_command(game.resolve_chance(state, ""))
+    except (GameError, ValueError):
+        example = ""
+    if ":" not in example:
+        return f"expected a chance line naming {game.chance_wanted(state)}"
+    lead, values = example.split(":", 1)
+    return f"expected '{lead}: ...' naming the {len(values.split())} cards"
 
 
 def replay_log(text: str, *, file: str = "<log>", upto: int | None = None,
@@ -531,7 +592,8 @@ def _ordered_tags(tags: Iterable[tuple[str, str]] | Mapping[str, str],
     pairs = list(tags.items()) if isinstance(tags, Mapping) else list(tags)
     if not any(name.lower() == "players" for name, _ in pairs):
         pairs.append(("Players", ", ".join(players)))
-    rank = {name.lower(): i for i, name in enumerate(known_tags(GRAMMAR))}
+    game = next((v for k, v in pairs if k.lower() == "game"), None)
+    rank = {name.lower(): i for i, name in enumerate(known_tags(grammar_for(game)))}
     indexed = sorted(enumerate(pairs),
                      key=lambda ip: (rank.get(ip[1][0].lower(), len(rank)), ip[0]))
     return [pair for _, pair in indexed]
@@ -539,37 +601,47 @@ def _ordered_tags(tags: Iterable[tuple[str, str]] | Mapping[str, str],
 
 def format_game_log(
     players: Sequence[str],
-    moves: Iterable[tuple[int, Command]],
+    moves: Iterable[tuple[int, Any]],
     tags: Iterable[tuple[str, str]] | Mapping[str, str] = (),
     include_chance: bool = True,
 ) -> str:
     """The log text of a game: tags, then one line per move with `round N` markers.
 
-    `moves` are (seat, command) pairs, seat CHANCE for deals and draws (written as
-    chance lines unless `include_chance` is false: a seeded log may leave them out).
-    `tags` are (name, value) pairs; known tags are written in the order of
-    notation.known_tags(GRAMMAR), others after them, and a Players tag is added from
-    `players` unless given. The moves are replayed to place the round markers.
+    `moves` are (seat, command) pairs, seat CHANCE for chance steps (written as chance
+    lines unless `include_chance` is false: a seeded log may leave them out). `tags`
+    are (name, value) pairs; known tags are written in the order of
+    notation.KNOWN_TAGS, others after them, and a Players tag is added from
+    `players` unless given. The game is the one the Game tag names (else the default
+    game), set up with the Variant tag and the option tags. The moves are replayed to
+    place the round markers.
 
     Raises:
         IllegalMoveError: a move is not legal where it stands.
+        GameError: the Game tag names no registered game.
     """
     names = tuple(players)
-    state, tracker = new_state(start_game(names)), START
+    ordered = _ordered_tags(tags, names)
+    given = {name.lower(): value for name, value in ordered}
+    game = game_of(given.get("game"))
+    options = {o.name: given[o.tag.lower()].strip().lower()
+               for o in _option_tags(game).values() if o.tag.lower() in given}
+    variant = given.get("variant")
+    match = Match.start(game, names, variant=variant.strip().lower() if variant else None,
+                        options=options, seeded=False)
+    progress = game.progress
     items: list[LogItem] = []
     for seat, cmd in moves:
-        round_before = state.round
-        state, _, tracker = play_command(GAME, state, tracker, seat, cmd)
+        round_before = progress(match.state)[0]
+        match.play(seat, cmd)
         if seat == CHANCE:
             if include_chance:
-                assert isinstance(cmd, Deal | Draw)
                 items.append(Chance(0, cmd))
         else:
-            assert not isinstance(cmd, Deal | Draw)
             items.append(Move(0, names[seat], cmd))
-        if state.round != round_before:
-            items.append(RoundMarker(0, state.round))
-    return format_log(GameLog(tuple(_ordered_tags(tags, names)), tuple(items)), grammar=GRAMMAR)
+        round_now = progress(match.state)[0]
+        if round_now != round_before:
+            items.append(RoundMarker(0, round_now))
+    return format_log(GameLog(tuple(ordered), tuple(items)), grammar=grammar_for(game.name))
 
 
 __all__ = [
@@ -577,10 +649,12 @@ __all__ = [
     "LEGAL_CAP",
     "LogError",
     "ReplayResult",
-    "Standing",
     "format_game_log",
+    "game_of",
     "legal_alternatives",
     "parse_result_tag",
     "replay_log",
     "result_tag",
+    "standing_json",
+    "standing_text",
 ]

@@ -7,16 +7,17 @@ checks, in the order of the log (docs/trust.md explains it for players):
    there, and `sha256(Seed, Salt)` (engine.chain.seed_commitment) equals `SeedCommit`,
    the commitment published in the game's first mail;
 2. every chance line (`* deal ...`, `* draw ...`) is exactly what the seed gives at
-   that point of the game (engine.princes.game.seeded_chance), and none is missing;
+   that point of the game (`engine.match.Match.seeded_command`), and none is missing;
 3. every move is legal where it stands (the undo protocol's `undo`, `agree` and
    `refuse` included, engine.undo);
 4. every move and chance line's annotation `# vN sha256:<hex>` is the head of the
    hash chain recomputed from the replayed events (engine.chain, private events
    sealed with the revealed seed);
-5. at the end, the `Head` tag is the last head, and the `Result` tag the final fame.
+5. at the end, the `Head` tag is the last head, and the `Result` tag the final scores.
 
 The first thing that does not hold is reported with its line. The game's first event
-is rebuilt from the tags (players, variant, money, `Rules`, `Engine`, `SeedCommit`),
+is rebuilt from the tags (game, players, variant, the game's option tags, `Rules`,
+`Engine`, `SeedCommit`),
 so the chain also covers the rules edition and engine version the game was judged
 by. A log stamped by another edition or engine version is replayed by this engine
 all the same: if it judges the game identically the log verifies (with a note), and
@@ -27,34 +28,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
-from engine import __version__
 from engine.chain import GENESIS, chain, head, link, seed_commitment
-from engine.errors import IllegalMoveError, NotationError
-from engine.princes.commands import Deal
-from engine.princes.definition import GAME
-from engine.princes.events import Event, GameStarted
-from engine.princes.game import apply, chance_due, new_state, seeded_chance, start_game
-from engine.princes.ruleset import STANDARD_RULES as RULES
-from engine.princes.state import CHANCE, State
-from engine.undo import START, Tracker, is_undo_command
-from engine.undo import play as play_command
-from notation import (
-    Chance,
-    Comment,
-    Move,
-    RoundMarker,
-    Tag,
-    iter_log,
-    split_players,
-)
+from engine.errors import GameError, IllegalMoveError, NotationError
+from engine.match import Match
+from engine.protocol import CHANCE, Game, Standing
+from engine.undo import is_undo_command
+from notation import Chance, Comment, Move, RoundMarker, Tag, iter_log, split_players
 from notation.limits import MAX_DIGITS
-from notation.princes import GRAMMAR, format_command
+from notation.registry import grammar_for
 from notation.words import quote, visible
 
-from .logs import Standing, parse_result_tag
+from .logs import game_of, parse_result_tag, standing_json, standing_text
 
 ANNOTATION = re.compile(r"#\s*v([0-9]+)\s+sha256:([0-9a-fA-F]+)\s*$")
 HEAD = re.compile(r"v([0-9]{1,9})\s+sha256:([0-9a-f]{64})")
@@ -101,9 +88,10 @@ class VerifyResult:
     moves: int = 0  # move lines checked (undo protocol lines included)
     undos: int = 0  # undos made (Reverted events)
     lines: int = 0
+    game: Game[Any] | None = None  # the game that judged the log (None: not known)
 
     def standings(self) -> list[Standing]:
-        return sorted(self.players, key=lambda s: (-s.fame, -s.florins))
+        return sorted(self.players, key=lambda s: (s.place, s.seat))
 
     def summary(self) -> str:
         """One line: `OK file: verified ...` or `file:line: check: message`."""
@@ -113,7 +101,7 @@ class VerifyResult:
             where = f"{self.file}:{p.line}" if p.line else self.file
             return f"{where}: {p.check}: {p.message}"
         undos = f" ({self.undos} undo{'s' if self.undos != 1 else ''})" if self.undos else ""
-        scores = ", ".join(f"{s.name} {s.fame} PP ({s.florins} fl)" for s in self.standings())
+        scores = ", ".join(standing_text(s) for s in self.standings())
         if self.finished:
             won = "winners " if len(self.winners) > 1 else "winner "
             end = f"finished, {won}{' and '.join(self.winners)} — {scores}"
@@ -124,15 +112,15 @@ class VerifyResult:
                 f"{head(self.version, self.head)}…; {end}")
 
     def to_json(self) -> dict[str, Any]:
+        game = self.game or game_of(None)
         return {
             "file": self.file, "ok": self.ok,
             "problem": self.problem.to_json() if self.problem else None,
             "notes": list(self.notes), "rules": self.rules, "engine": self.engine,
-            "current_rules": RULES.edition, "current_engine": __version__,
+            "current_rules": game.edition, "current_engine": game.version,
             "version": self.version, "head": f"v{self.version} sha256:{self.head}",
             "finished": self.finished,
-            "players": [{"name": s.name, "pp": s.fame, "florins": s.florins}
-                        for s in self.players],
+            "players": [standing_json(s) for s in self.players],
             "winners": list(self.winners), "chance": self.chance, "moves": self.moves,
             "undos": self.undos, "lines": self.lines,
         }
@@ -148,6 +136,19 @@ def _short(digest: str) -> str:
     return digest[:16] + "…"
 
 
+def _stamped(game: Game[Any], first: Any, **fields: str) -> Any:
+    """The game's first event with another `edition`, `engine` or `commitment` (the
+    names under which a first event records them, as `engine.protocol.Setup` does)."""
+    data = game.to_dict(first)
+    data.update(fields)
+    return game.from_dict(data)
+
+
+def _and(parts: list[str]) -> str:
+    """"a, b and c"."""
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
 class _Verify:
     def __init__(self, text: str, file: str, heads: Sequence[str]) -> None:
         if text.startswith("\ufeff"):
@@ -159,10 +160,10 @@ class _Verify:
         self.tags: dict[str, str] = {}
         self.tag_lines: dict[str, int] = {}
         self.last_tag_line = 0
-        self.state: State | None = None
-        self.tracker: Tracker = START
+        self.game: Game[Any] = game_of(None)
+        self.match: Match | None = None
         self.seed = ""
-        self.events: list[Event] = []
+        self.events: list[Any] = []
         self.hashes: list[str] = []
         self.reached: list[int] = []  # the line at which each version was reached
         self.stamp_note = ""
@@ -188,7 +189,7 @@ class _Verify:
     def tag(self, name: str) -> str | None:
         return self.tags.get(name.lower())
 
-    def extend(self, events: Sequence[Event], line: int) -> None:
+    def extend(self, events: Sequence[Any], line: int) -> None:
         prev = self.hashes[-1] if self.hashes else GENESIS
         for e in events:
             prev = link(prev, e, self.seed)
@@ -201,8 +202,8 @@ class _Verify:
         if not self.stamp_note:
             return ""
         return (f" (this log was judged by engine {self.result.engine} with rules "
-                f"{self.result.rules}; engine {__version__} with rules {RULES.edition} judges "
-                "it differently from this line on)")
+                f"{self.result.rules}; engine {self.game.version} with rules "
+                f"{self.game.edition} judges it differently from this line on)")
 
     # -- the header -------------------------------------------------------------------
 
@@ -226,11 +227,15 @@ class _Verify:
                             "can be verified")
         self.seed = seed
         r = self.result
+        try:
+            game = self.game = r.game = game_of(self.tag("Game"))
+        except GameError as e:
+            raise _Fail(self.tag_line("Game"), "tags", e.message) from None
         r.rules, r.engine = self.tag("Rules") or "", self.tag("Engine") or ""
-        if (r.rules, r.engine) != (RULES.edition, __version__):
+        if (r.rules, r.engine) != (game.edition, game.version):
             self.stamp_note = (f"this log was judged by engine {r.engine} with rules "
-                               f"{r.rules}; it was checked with engine {__version__} and "
-                               f"rules {RULES.edition}")
+                               f"{r.rules}; it was checked with engine {game.version} and "
+                               f"rules {game.edition}")
             r.notes.append(self.stamp_note)
         commit = COMMIT.fullmatch((self.tag("SeedCommit") or "").strip())
         if commit is None:
@@ -240,29 +245,32 @@ class _Verify:
             raise _Fail(self.tag_line("Head"), "tags",
                         "the Head tag is not 'vN sha256:' and 64 hex digits (N of at most "
                         f"{MAX_DIGITS} digits)")
-        money = (self.tag("Money") or "hidden").strip().lower()
-        if money not in ("open", "hidden"):
-            raise _Fail(self.tag_line("Money"), "tags", "the Money tag is 'open' or 'hidden'")
-        variant = (self.tag("Variant") or "standard").strip().lower()
-        game = (self.tag("Game") or "princes-of-florence").strip().lower()
-        if game != "princes-of-florence":
-            raise _Fail(self.tag_line("Game"), "tags", f"this is a log of {quote(game)}")
+        variant = (self.tag("Variant") or next(iter(game.variants))).strip().lower()
+        options: dict[str, str] = {}
+        for option in game.variants[variant].options if variant in game.variants else ():
+            value = (self.tag(option.tag) or option.default).strip().lower()
+            if value not in option.choices:
+                choices = " or ".join(repr(c) for c in option.choices)
+                raise _Fail(self.tag_line(option.tag), "tags",
+                            f"the {option.tag} tag is {choices}")
+            options[option.name] = value
         players = split_players(self.tag("Players") or "")
         try:
-            base = start_game(players, variant=variant)
+            base = game.start(players, variant=variant, options=options,
+                              commitment=commit.group(1), seeded=True)
         except IllegalMoveError as e:
             raise _Fail(self.tag_line("Players"), "tags", e.message) from None
-        started = GameStarted(base.players, base.variant, money == "open", True, r.rules,
-                              r.engine, commit.group(1))
+        started = _stamped(game, base, edition=r.rules, engine=r.engine)
         self.check_commitment(started, seed, self.tag("Salt") or "")
-        self.state = new_state(started)
+        self.match = Match.from_events(game, [started], seed=seed)
         self.extend([started], first_line)
 
-    def check_commitment(self, started: GameStarted, seed: str, salt: str) -> None:
+    def check_commitment(self, started: Any, seed: str, salt: str) -> None:
         """sha256(Seed, Salt) must be the SeedCommit. If not, name the tag that was
         changed: the chain's first annotation records the commitment and the first
         deal (sealed with the seed), so it tells which of the three is out of line."""
-        given = started.commitment
+        game = self.game
+        given = game.setup(started).commitment
         real = seed_commitment(seed, salt)
         if real == given:
             return
@@ -271,13 +279,11 @@ class _Verify:
         ann = self.annotation(first) if first else None
 
         def chained(commitment: str) -> dict[int, str]:
-            gs = GameStarted(started.players, started.variant, started.money_open, True,
-                             started.edition, started.engine, commitment)
-            state, events = new_state(gs), list[Event]([gs])
-            while chance_due(state) is not None and len(events) < 8:
-                state, new = apply(state, CHANCE, seeded_chance(state, seed))
-                events += new
-            return dict(enumerate(chain(events, key=seed), 1))
+            match = Match.from_events(game, [_stamped(game, started, commitment=commitment)],
+                                      seed=seed)
+            while match.chance_due() and len(match.events) < 8:
+                match.play(CHANCE, match.seeded_command())
+            return dict(enumerate(chain(match.events, key=seed), 1))
 
         base = (f"the Seed and Salt do not give the SeedCommit: sha256(Seed, Salt) is "
                 f"sha256:{_short(real)}, the SeedCommit tag says sha256:{_short(given)}")
@@ -294,33 +300,33 @@ class _Verify:
     # -- the body ---------------------------------------------------------------------
 
     def chance(self, item: Chance) -> None:
-        state = self.state
-        assert state is not None
+        match = self.match
+        assert match is not None
         cmd = item.command
-        if chance_due(state) is None:
+        format_command = grammar_for(self.game.name).format_command
+        if not match.chance_due():
             raise _Fail(item.line, "chance", f"no deal or draw is due here, but the line says "
                         f"'{format_command(cmd)}'")
-        want = seeded_chance(state, self.seed)
+        want = match.seeded_command()
         if cmd != want:
-            what = "deal" if isinstance(want, Deal) else "draw"
+            what = format_command(want).split(maxsplit=1)[0]
             raise _Fail(item.line, "chance", f"this is not the {what} the seed gives here: "
                         f"the seed gives '{format_command(want)}'")
-        self.state, events, self.tracker = play_command(GAME, state, self.tracker, CHANCE, cmd)
-        self.extend(events, item.line)
+        self.extend(match.play(CHANCE, cmd), item.line)
         self.result.chance += 1
 
     def move(self, item: Move) -> None:
-        state = self.state
-        assert state is not None
-        if chance_due(state) is not None:
-            want = seeded_chance(state, self.seed)
+        match = self.match
+        assert match is not None
+        format_command = grammar_for(self.game.name).format_command
+        if match.chance_due():
+            want = match.seeded_command()
             raise _Fail(item.line, "chance", "a deal or draw is due before this line, and an "
                         f"exported log states every one: the seed gives "
                         f"'{format_command(want)}'")
-        seat = state.seat_of(item.actor)
+        seat = match.names.index(item.actor)
         try:
-            self.state, events, self.tracker = play_command(GAME, state, self.tracker, seat,
-                                                            item.command)
+            events = match.play(seat, item.command)
         except IllegalMoveError as e:
             raise _Fail(item.line, "move", f"'{item.actor}: {format_command(item.command)}' is "
                         f"illegal here: {e.message}{self.differently()}") from None
@@ -348,36 +354,50 @@ class _Verify:
     def diagnose_start(self, ann: tuple[int, str]) -> None:
         """The first annotation does not match: if the game's first event, rebuilt from
         the tags, explains it, name the tag that was changed. The chain records the
-        stamp (engine, rules) and the money option; a log stamped by this engine or
-        with the other money option is tried."""
-        first = self.events[0]
-        assert isinstance(first, GameStarted)
+        stamp (engine, rules) and the game's options; a log stamped by this engine, or
+        with another choice of one option, is tried."""
+        game, first = self.game, self.events[0]
+        setup = game.setup(first)
         tried = [
-            ("Engine", replace(first, engine=__version__)),
-            ("Rules", replace(first, edition=RULES.edition)),
-            ("Rules", replace(first, edition=RULES.edition, engine=__version__)),
-            ("Money", replace(first, money_open=not first.money_open)),
+            ("Engine", _stamped(game, first, engine=game.version)),
+            ("Rules", _stamped(game, first, edition=game.edition)),
+            ("Rules", _stamped(game, first, edition=game.edition, engine=game.version)),
         ]
+        variant = game.variants.get(setup.variant)
+        for option in variant.options if variant is not None else ():
+            for choice in option.choices:
+                if choice == setup.options.get(option.name):
+                    continue
+                try:
+                    other = game.start(setup.players, variant=setup.variant,
+                                       options={**setup.options, option.name: choice},
+                                       commitment=setup.commitment, seeded=setup.seeded)
+                except IllegalMoveError:
+                    continue
+                tried.append((option.tag, _stamped(game, other, edition=setup.edition,
+                                                   engine=setup.engine)))
         for name, started in tried:
             if started == first:
                 continue
             hashes = chain([started, *self.events[1:ann[0]]], key=self.seed)
             if len(hashes) == ann[0] and hashes[-1] == ann[1]:
+                was = game.setup(started)
                 raise _Fail(self.tag_line(name), "tags", f"the {name} tag was changed: the "
-                            "chain records the game's first event with rules "
-                            f"{started.edition!r}, engine {started.engine!r} and money "
-                            f"{'open' if started.money_open else 'hidden'}")
+                            "chain records the game's first event with " + _and(
+                                [f"rules {was.edition!r}", f"engine {was.engine!r}",
+                                 *(f"{k} {v}" for k, v in was.options.items())]))
 
     def round_marker(self, item: RoundMarker) -> None:
-        state = self.state
-        assert state is not None
-        if item.number != state.round:
-            raise _Fail(item.line, "round", f"this is round {state.round}, not round "
+        match = self.match
+        assert match is not None
+        number = self.game.progress(match.state)[0]
+        if item.number != number:
+            raise _Fail(item.line, "round", f"this is round {number}, not round "
                         f"{item.number}")
 
     def run(self) -> None:
         try:
-            for entry in iter_log(self.text, grammar=GRAMMAR):
+            for entry in iter_log(self.text):
                 self.line = entry.line
                 if isinstance(entry, Tag):
                     self.tags[entry.name.lower()] = entry.value
@@ -386,7 +406,7 @@ class _Verify:
                     continue
                 if isinstance(entry, Comment):
                     continue
-                if self.state is None:
+                if self.match is None:
                     self.start(entry.line)
                 if isinstance(entry, Chance):
                     self.chance(entry)
@@ -398,14 +418,16 @@ class _Verify:
                     self.round_marker(entry)
         except NotationError as e:
             line = e.line if e.line is not None else self.line
+            if e.expected == ("game",):  # a [Game] tag naming no registered game
+                raise _Fail(line, "tags", e.message) from None
             raise _Fail(line, "syntax", f"column {e.column}: {e.message}") from None
-        if self.state is None:
+        if self.match is None:
             self.start(self.last_tag_line or 1)
         self.finish()
 
     def finish(self) -> None:
-        state = self.state
-        assert state is not None
+        match = self.match
+        assert match is not None
         r = self.result
         version, digest = len(self.hashes), self.hashes[-1]
         m = HEAD.fullmatch((self.tag("Head") or "").strip())
@@ -422,17 +444,18 @@ class _Verify:
                 fame = parse_result_tag(result)
             except ValueError as e:
                 raise _Fail(self.tag_line("Result"), "result", f"bad Result tag: {e}") from None
-            if not state.finished:
+            outcome = self.game.result(match.state)
+            if outcome is None:
                 raise _Fail(self.tag_line("Result"), "result", "the Result tag gives a result, "
                             "but the log ends before the game does")
-            for p in state.players:
-                if fame.get(p.name) != p.fame:
+            for p in outcome.standings:
+                if fame.get(p.name) != p.score:
                     raise _Fail(self.tag_line("Result"), "result", f"the Result tag gives "
                                 f"{p.name} {fame.get(p.name)}, but the game ends with "
-                                f"{p.name} on {p.fame} PP")
+                                f"{p.name} on {p.score} PP")
         for quoted in self.heads:
             self.check_quoted(quoted)
-        if not state.finished:
+        if not match.finished:
             r.notes.append("the game is not finished")
         elif self.stamp_note:
             r.notes.append("the current engine judges every line the same way: same events, "
@@ -458,13 +481,16 @@ class _Verify:
         r = self.result
         r.ok = problem is None
         r.problem = problem
-        state = self.state
+        match = self.match
         r.version = len(self.hashes)
         r.head = self.hashes[-1] if self.hashes else ""
-        if state is not None:
-            r.finished = state.finished
-            r.players = tuple(Standing(p.name, p.fame, p.florins) for p in state.players)
-            r.winners = tuple(state.players[w].name for w in state.winners)
+        if match is not None:
+            game = match.game
+            outcome = game.result(match.state)
+            r.finished = match.finished
+            r.players = outcome.standings if outcome is not None \
+                else game.standings(match.state)
+            r.winners = tuple(match.names[w] for w in outcome.winners) if outcome else ()
         r.lines = problem.line if problem is not None and problem.line else \
             self.text.count("\n") + (0 if self.text.endswith("\n") or not self.text else 1)
         return r

@@ -7,7 +7,7 @@ as *seeded* logs (no chance lines: the seed gives them). Then, on one core:
 
   full     pbem.logs.replay_log(text): the whole path, with every check
   parse    list(notation.iter_log(text)): the notation reader alone
-  engine   engine.princes.game.apply over the pre-parsed (seat, command) pairs alone
+  engine   the game's `apply` over the pre-parsed (seat, command) pairs alone
   other    full - parse - engine: replay_log's own bookkeeping (and, for seeded logs,
            deriving each deal and draw from the seed)
 
@@ -42,10 +42,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.princes.commands import Command  # noqa: E402
-from engine.princes.definition import GAME
-from engine.princes.game import apply, new_state, start_game  # noqa: E402
-from engine.princes.state import CHANCE  # noqa: E402
+from engine.protocol import CHANCE  # noqa: E402
+from engine.registry import get_game  # noqa: E402
 from engine.selfplay import play_random  # noqa: E402
 from notation import Chance, Move, Tag, iter_log  # noqa: E402
 from pbem.logs import format_game_log, replay_log, result_tag  # noqa: E402
@@ -54,7 +52,7 @@ from pbem.logs import format_game_log, replay_log, result_tag  # noqa: E402
 @dataclass(frozen=True)
 class Game:
     players: tuple[str, ...]
-    moves: tuple[tuple[int, Command], ...]
+    moves: tuple[tuple[int, Any], ...]
     recorded: str
     seeded: str
 
@@ -75,9 +73,10 @@ class Row:
 
 def make_game(args: tuple[int, int]) -> Game:
     n, seed = args
-    p = play_random(GAME, n, f"bench-{n}-{seed}")
-    head = [("Game", "princes-of-florence"), ("Variant", "standard")]
-    result = ("Result", result_tag(p.state))
+    game = get_game()
+    p = play_random(game, n, f"bench-{n}-{seed}")
+    head = [("Game", game.name), ("Variant", next(iter(game.variants)))]
+    result = ("Result", result_tag(p.state, game))
     recorded = format_game_log(p.players, p.moves, [*head, result], include_chance=True)
     seeded = format_game_log(p.players, p.moves, [*head, ("Seed", p.seed), result],
                              include_chance=False)
@@ -96,9 +95,9 @@ def count_lines(text: str) -> int:
     return sum(1 for line in text.split("\n") if line.strip())
 
 
-def commands_of(text: str) -> tuple[tuple[str, ...], list[tuple[int, Command]]]:
+def commands_of(text: str) -> tuple[tuple[str, ...], list[tuple[int, Any]]]:
     players: tuple[str, ...] = ()
-    out: list[tuple[int, Command]] = []
+    out: list[tuple[int, Any]] = []
     for item in iter_log(text):
         if isinstance(item, Tag) and item.name == "Players":
             players = tuple(x.strip().lower() for x in item.value.split(","))
@@ -113,9 +112,12 @@ def parse_only(text: str) -> int:
     return sum(1 for _ in iter_log(text))
 
 
-def engine_only(games: Sequence[tuple[tuple[str, ...], list[tuple[int, Command]]]]) -> None:
+def engine_only(games: Sequence[tuple[tuple[str, ...], list[tuple[int, Any]]]]) -> None:
+    game = get_game()
+    apply, variant = game.apply, next(iter(game.variants))
     for players, moves in games:
-        state = new_state(start_game(players))
+        state = game.new_state(game.start(players, variant=variant, options={},
+                                          commitment="", seeded=True))
         for seat, cmd in moves:
             state, _ = apply(state, seat, cmd)
 

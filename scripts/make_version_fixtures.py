@@ -63,7 +63,7 @@ def main() -> int:
             expected[f"{name}.log"] = {
                 "players": players,
                 "undos": result.undos,
-                "standings": [[s.name, s.fame, s.florins] for s in result.standings()],
+                "standings": [[s.name, *s.fields.values()] for s in result.standings()],
                 "winners": list(result.winners),
                 "head": f"v{result.version} sha256:{result.head}",
             }

@@ -120,8 +120,8 @@ class PrincesOfFlorence:
             return f"the {due.n} cards dealt to {who}"
         return f"the {due.n} cards {who} draws from the {due.deck} deck"
 
-    def legal_commands(self, state: State, seat: int) -> list[Command]:
-        return legal_commands(state, seat)
+    def legal_commands(self, state: State, seat: int, *, anytime: bool = True) -> list[Command]:
+        return legal_commands(state, seat, free=anytime)
 
     def late_command(self, state: State, seat: int) -> Command:
         """Pass in an auction, `done` in the action phase, the first card of a pending
@@ -161,13 +161,15 @@ class PrincesOfFlorence:
         """Most fame (PP) wins, then most florins; a tie that remains is shared (R16)."""
         if not state.finished:
             return None
+        return Result(self.standings(state), state.winners)
+
+    def standings(self, state: State) -> tuple[Standing, ...]:
         keys = [(p.fame, p.florins) for p in state.players]
-        standings = tuple(
+        return tuple(
             Standing(seat, p.name, p.fame, (p.florins,),
                      1 + sum(1 for k in keys if k > keys[seat]),
                      {"pp": p.fame, "florins": p.florins})
             for seat, p in enumerate(state.players))
-        return Result(standings, state.winners)
 
     def progress(self, state: State) -> tuple[int, str]:
         return state.round, state.phase

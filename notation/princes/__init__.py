@@ -9,7 +9,7 @@ See docs/notation.md for the notation itself.
 
 from __future__ import annotations
 
-from engine.princes.commands import Recruit
+from engine.princes.commands import Choose, Command, Deal, Draw, Keep, Recruit
 
 from . import commands
 from .commands import HIDDEN, format_command, is_hidden, parse_chance, parse_command
@@ -52,6 +52,19 @@ class PrincesGrammar:
     hidden_command = staticmethod(commands.hidden_command)
     fast_chance = staticmethod(commands.fast_chance)
     read_chance = staticmethod(commands.read_chance)
+
+    def public(self, cmd: Command) -> Command:
+        """The cards of a deal, a draw, a keep or a choice as `?`."""
+        match cmd:
+            case Deal(player, cards):
+                return Deal(player, (HIDDEN,) * len(cards))
+            case Draw(player, deck, cards):
+                return Draw(player, deck, (HIDDEN,) * len(cards))
+            case Keep(cards):
+                return Keep((HIDDEN,) * len(cards))
+            case Choose():
+                return Choose(HIDDEN)
+        return cmd
 
     def naming(self, player: str) -> Recruit:
         return Recruit(next(iter(PROFESSIONS.words)), player)

@@ -72,7 +72,7 @@ def test_replay_json(logs: dict[str, Path]) -> None:
     for obj in (good, bad, half, missing):
         assert {"file", "ok", "error", "finished", "round", "players", "winner"} <= set(obj)
     assert good["ok"] is True and good["error"] is None and good["winner"] == "dirk"
-    assert {"name": "dirk", "pp": 22, "florins": 100} in good["players"]  # type: ignore[operator]
+    assert {"name": "dirk", "pp": 22, "florins": 100, "score": 22} in good["players"]  # type: ignore[operator]
     assert bad["ok"] is False and bad["winner"] is None
     assert isinstance(bad["error"], dict)
     assert {k: bad["error"][k] for k in ("line", "column", "kind")} == \

@@ -28,7 +28,7 @@ def test_example_replays_to_expected_standings(example_text: str,
     assert r.error is None
     assert r.finished is example_expected["finished"]
     assert r.winners == (example_expected["winner"],)
-    got = {s.name: {"pp": s.fame, "florins": s.florins} for s in r.players}
+    got = {s.name: dict(s.fields) for s in r.players}
     assert got == example_expected["players"]
     assert not r.seeded
     assert r.round == 7
@@ -36,7 +36,7 @@ def test_example_replays_to_expected_standings(example_text: str,
     assert r.state is not None and replay(r.events) == r.state
     js = r.to_json()
     assert js["winner"] == "dirk" and js["error"] is None and js["ok"] is True
-    assert {"name": "dirk", "pp": 22, "florins": 100} in js["players"]
+    assert {"name": "dirk", "pp": 22, "florins": 100, "score": 22} in js["players"]
 
 
 @pytest.mark.parametrize("n,seed", GAMES)

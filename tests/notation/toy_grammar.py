@@ -80,6 +80,9 @@ class ToyGrammar:
     fast_chance = staticmethod(fast_chance)
     read_chance = staticmethod(read_chance)
 
+    def public(self, cmd: Any) -> Any:
+        return cmd  # nothing hidden
+
     def naming(self, player: str) -> None:
         return None  # no command of this game names a player
 

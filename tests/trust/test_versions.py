@@ -46,11 +46,11 @@ def test_a_stored_game_verifies_with_the_same_result(path: Path) -> None:
     assert r.ok, r.summary()
     assert r.engine == path.parent.name  # the stamp the game was judged under
     assert f"v{r.version} sha256:{r.head}" == want["head"]
-    assert [[s.name, s.fame, s.florins] for s in r.standings()] == want["standings"]
+    assert [[s.name, *s.fields.values()] for s in r.standings()] == want["standings"]
     assert list(r.winners) == want["winners"] and r.undos == want["undos"]
     replayed = replay_log(text, file=str(path))
     assert replayed.ok and replayed.finished, replayed.error
-    assert [[s.name, s.fame, s.florins] for s in replayed.standings()] == want["standings"]
+    assert [[s.name, *s.fields.values()] for s in replayed.standings()] == want["standings"]
 
 
 def _restamp(text: str, engine: str, change_at: int | None = None) -> str:

@@ -241,15 +241,18 @@ def _ranking(state: State) -> list[tuple[int, int]]:
 def result(state: State) -> Result | None:
     if not state.finished:
         return None
+    return Result(standings(state), state.winners)
+
+
+def standings(state: State) -> tuple[Standing, ...]:
     ranks = _ranking(state)
-    standings = tuple(
+    return tuple(
         Standing(seat=i, name=p.name, score=p.points, tiebreaks=(p.money,),
                  place=1 + sum(1 for r in ranks if r > ranks[i]),
                  fields={"points": p.points, "coins": p.money, "tricks": p.tricks,
                          "lots": len(p.lots)})
         for i, p in enumerate(state.players)
     )
-    return Result(standings, state.winners)
 
 
 def progress(state: State) -> tuple[int, str]:
@@ -492,8 +495,11 @@ class HighCard:
     def chance_wanted(self, state: State) -> str:
         return chance_wanted(state)
 
-    def legal_commands(self, state: State, seat: int) -> list[Command]:
-        return legal_commands(state, seat)
+    def legal_commands(self, state: State, seat: int, *, anytime: bool = True) -> list[Command]:
+        return legal_commands(state, seat)  # no command is legal at any time
+
+    def standings(self, state: State) -> tuple[Standing, ...]:
+        return standings(state)
 
     def late_command(self, state: State, seat: int) -> Command:
         return late_command(state, seat)
