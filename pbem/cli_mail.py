@@ -121,7 +121,8 @@ def new_command(
     player: Annotated[list[str], typer.Option(
         "--player", "-p", help="NAME:ADDRESS[,ADDRESS...][:TIMEZONE], in seat order (3 to "
         "5); mails go to the first address, commands are played from any of them")],
-    game: Annotated[str | None, typer.Option(help="game id, e.g. pof-17 (default: next)")] = None,
+    game: Annotated[str | None, typer.Option(
+        help="game id (default: the game's prefix and the next number)")] = None,
     variant: str = "standard",
     seed: Annotated[str | None, typer.Option(help="deal seed (default: random, secret)")] = None,
     money_open: Annotated[bool, typer.Option(help="everyone sees everyone's florins")] = False,
