@@ -62,10 +62,6 @@ class Loaded:
     def view(self, seat: int | None) -> Any:
         return self.rules.game.view(self.state, seat)
 
-    def options(self) -> dict[str, str]:
-        """The game's options, as its first event records them."""
-        return dict(self.rules.game.setup(self.events[0]).options)
-
     def played(self, seed: str, tracker: Tracker) -> Played:
         """Commands about to be played on this state."""
         return Played.on(self.rules.game, self.rules.grammar, self.state, seed=seed,

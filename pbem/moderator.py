@@ -24,9 +24,7 @@ registries by the game's name (`pbem.loading.Rules`).
 
 from __future__ import annotations
 
-import dataclasses
 import logging
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -35,34 +33,28 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from engine.chain import seed_commitment
-from engine.match import Match
 from engine.undo import Tracker
 
-from . import admin, guard, refusals
+from . import admin, guard, refusals, starting
 from .committing import commit
 from .config import Config
 from .deadlines import auto_command, auto_move, waiting_for
 from .errors import ConflictError
 from .guard import Repeated
 from .inbound import Envelope, MailRejected, ParsedMail, parse_mail
-from .loading import Games, Loaded, Rules
-from .names import check_game_names
+from .loading import Games, Loaded
 from .notifying import Post, announce, tell
 from .outbound import Renderer
 from .players import PlayerSpec, addresses_of, new_token
 from .playing import CommandFailed, Played, play_lines, play_mail, undo_line, undo_notice
 from .replies import shown_lines
 from .routing import Intruder, route, shown_address
-from .sender_auth import REQUIREMENTS
 from .store import (
     Game,
-    GameAuth,
     InboundMail,
     OutMail,
     PlayedMail,
     Seat,
-    SeatAddress,
     Store,
     find_inbound,
     seats_of,
@@ -125,89 +117,12 @@ class Moderator:
                  variant: str | None = None, options: Mapping[str, str] | None = None,
                  seed: str | None = None, turn_hours: float = 0, reminder_hours: float = 0,
                  late_policy: str = "wait", require_auth: str = "none") -> str:
-        """Create a game of `game` (None: the default game), deal with its seed, and
-        queue everyone's first status mail.
-
-        `require_auth` (dmarc, dkim, spf or none): the alignment of the From address
-        that the moderator's mail server must have found (`pbem.sender_auth`).
-
-        Raises:
-            IllegalMoveError: the engine refuses the setup (player count, an option).
-            NameRefused: a name the notation cannot write, or two that look alike
-                (`pbem.names`).
-            ValueError: a bad game id, policy or duplicate game id; an address given
-                to two seats; a sender check without a configured authserv-id.
-            UnknownGameError: no such game.
-        """
-        if late_policy not in ("wait", "auto"):
-            raise ValueError("late policy must be 'wait' or 'auto'")
-        if require_auth not in REQUIREMENTS:
-            raise ValueError(f"--require-auth must be one of {', '.join(REQUIREMENTS)}")
-        if require_auth != "none" and not self.cfg.authserv_id:
-            raise ValueError(f"--require-auth {require_auth} needs the authserv-id of the "
-                             "moderator's mail server (PBEM_AUTHSERV_ID)")
-        owners: dict[str, str] = {}
-        for p in players:
-            for addr in (p.email, *p.extra):
-                if owners.setdefault(addr, p.name) != p.name:
-                    raise ValueError(f"{addr} is given for both {owners[addr]} and {p.name}")
-        names = check_game_names([p.name for p in players])
-        players = [dataclasses.replace(p, name=n) for p, n in zip(players, names, strict=True)]
-        rules = Rules.named(game)
-        seed = seed or secrets.token_hex(16)
-        salt = secrets.token_hex(8)
-        match = Match.start(rules.game, [p.name for p in players], variant=variant,
-                            options=options, seed=seed,
-                            commitment=seed_commitment(seed, salt), seeded=True)
-        setup = rules.game.setup(match.events[0])
-        before = Loaded(rules, [], match.state)
-        played = Played(match, rules.grammar)
-        played.resolve_chance()
-        with self.store.transaction() as s:
-            game_id = self._new_id(s, game_id, rules.presenter.id_prefix)
-            row = Game(id=game_id, variant=setup.variant, seed=seed, salt=salt, created=now,
-                       turn_hours=turn_hours, reminder_hours=reminder_hours,
-                       late_policy=late_policy)
-            if hasattr(Game, "game"):
-                row.game = rules.game.name
-            s.add(row)
-            seats = [Seat(game_id=game_id, seat=i, name=p.name, person=p.name, email=p.email,
-                          tz=p.tz, token=new_token()) for i, p in enumerate(players)]
-            for seat in seats:
-                s.add(seat)
-            s.flush()
-            for i, p in enumerate(players):
-                for addr in p.extra:
-                    s.add(SeatAddress(game_id=game_id, seat=i, address=addr))
-            if require_auth != "none":
-                s.add(GameAuth(game_id=game_id, require=require_auth))
-            notice = (f"A new game of {rules.game.title}: {', '.join(setup.players)}, judged "
-                      f"by pbem's engine {setup.engine} with the rules edition "
-                      f"{setup.edition}. Every deal and draw "
-                      "comes from a secret seed, revealed when the game ends. The seed's "
-                      f"commitment is sha256:{setup.commitment}: keep this mail "
-                      "to check the seed against it (docs/trust.md).")
-            self.record(s, row, seats, before, played, now, source="setup", notice=notice,
-                        first=True)
-        return game_id
-
-    @staticmethod
-    def _new_id(s: Session, game_id: str | None, prefix: str) -> str:
-        """The id asked for (checked), or the game's prefix and the next free number.
-
-        Raises:
-            ValueError: the id exists already, or is not letters, digits, - and _.
-        """
-        if game_id is None:
-            n = len(list(s.exec(select(Game.id)))) + 1
-            while s.get(Game, f"{prefix}-{n}") is not None:
-                n += 1
-            game_id = f"{prefix}-{n}"
-        elif s.get(Game, game_id) is not None:
-            raise ValueError(f"game {game_id!r} exists already")
-        if not game_id.replace("-", "").replace("_", "").isalnum():
-            raise ValueError("a game id is letters, digits, - and _ only")
-        return game_id
+        """Create a game, deal with its seed, and queue everyone's first status mail
+        (`pbem.starting.new_game`)."""
+        return starting.new_game(self, players, now, game_id=game_id, game=game,
+                                 variant=variant, options=options, seed=seed,
+                                 turn_hours=turn_hours, reminder_hours=reminder_hours,
+                                 late_policy=late_policy, require_auth=require_auth)
 
     def record(self, s: Session, row: Game, seats: Sequence[Seat], before: Loaded,
                played: Played, now: datetime, *, source: str, notice: str = "",

@@ -21,9 +21,9 @@ from engine.undo import START, Last, Tracker
 from engine.undo import play as play_command
 from notation.registry import grammar_for
 
-from .inbound import Line
 from .presenter import Presenter
 from .registry import presenter_for
+from .replies import Line
 
 UNDO_VERBS = ("undo", "agree", "refuse")
 
