@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from engine.match import fold
+from engine.match import Match
 from engine.protocol import CHANCE
 from engine.registry import get_game
 from engine.undo import Tracker
@@ -63,7 +63,8 @@ class Loaded:
         return self.rules.game.view(self.state, seat)
 
     def played(self, seed: str, tracker: Tracker) -> Played:
-        """Commands about to be played on this state."""
+        """Commands about to be played on this state, through a match of their own
+        (a refused mail leaves this game as it was)."""
         return Played.on(self.rules.game, self.rules.grammar, self.state, seed=seed,
                          tracker=tracker)
 
@@ -83,8 +84,8 @@ class Games:
         if hit is not None and hit[0] == row.version:
             return hit[1]
         rules = Rules.of(row)
-        events = load_events(s, row.id)
-        loaded = Loaded(rules, events, fold(rules.game, events))
+        match = Match.from_events(rules.game, load_events(s, row.id), seed=row.seed)
+        loaded = Loaded(rules, match.events, match.state)
         self._loaded[row.id] = (row.version, loaded)
         return loaded
 
