@@ -70,7 +70,7 @@ def show_command(
     """
     from .log_report import error_lines, io_result, read_log
     from .logs import LogError, replay_log
-    from .render_text import full_view, render_view, view_to_json
+    from .registry import presenter_for
 
     if full and as_player:
         raise typer.BadParameter("--as and --full exclude each other", param_hint="--as")
@@ -89,17 +89,18 @@ def show_command(
             raise typer.BadParameter(f"{as_player!r} is not a player of this game ({names})",
                                      param_hint="--as") from None
     assert r.game is not None
-    view = full_view(r.state) if full else r.game.view(r.state, seat)
+    presenter = presenter_for(r.game.name)
+    view = presenter.full_view(r.state) if full else r.game.view(r.state, seat)
     line = r.error.line - 1 if r.error is not None and r.error.line else r.lines
     if as_json:
         typer.echo(json.dumps({"file": r.file, "line": line, "ok": r.ok,
                                "error": r.error.to_json() if r.error else None,
-                               "view": view_to_json(view)}, ensure_ascii=False))
+                               "view": presenter.view_to_json(view)}, ensure_ascii=False))
     else:
         where = f"after line {line}" if line else "at the start"
         who = "full view" if full else (f"as {as_player.lower()}" if as_player else "public view")
         typer.echo(f"{r.file} {where}, {who}")
-        typer.echo(render_view(view), nl=False)
+        typer.echo(presenter.render_text(view), nl=False)
     if r.error is not None:
         if r.error.line:
             typer.echo(f"(stopped before line {r.error.line}; the log is bad there)", err=True)

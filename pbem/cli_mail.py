@@ -126,7 +126,7 @@ def new_command(
         "--game", metavar="NAME", help=f"{GAME_HELP}; a value that names no game is taken "
         "as the game's id, as --game did before --id")] = None,
     game_id: Annotated[str | None, typer.Option(
-        "--id", help="game id, e.g. pof-17 (default: the game's prefix and the next number)")]
+        "--id", help="game id (default: the game's prefix and the next number)")]
     = None,
     variant: str = "standard",
     seed: Annotated[str | None, typer.Option(help="deal seed (default: random, secret)")] = None,
@@ -155,7 +155,8 @@ def new_command(
     mod = _moderator(db)
     try:
         game_id = mod.new_game(specs, utcnow(), game_id=game_id, variant=variant, seed=seed,
-                               money_open=money_open, turn_hours=turn_hours,
+                               options={"money": "open"} if money_open else None,
+                               turn_hours=turn_hours,
                                reminder_hours=reminder_hours, late_policy=late,
                                require_auth=require_auth, game=game)
     except StoreError:
@@ -171,7 +172,7 @@ def new_command(
 def _game_and_id(game: str | None, game_id: str | None) -> tuple[str | None, str | None]:
     """`pbem new`'s game and game id. --game names the game; before there were several
     it gave the game's id, so a value that names no game is still the id when --id is
-    not given (`pbem new --game pof-17` keeps working). With --id, --game must name a
+    not given (`pbem new --game g-17` keeps working). With --id, --game must name a
     game (else a usage error, exit 2)."""
     from engine.registry import GAMES
 
@@ -249,9 +250,6 @@ def status_command(
     """A game's position (public view, or one seat's with --as), deadline and mail queue."""
     from sqlmodel import col, func, select
 
-    from engine.princes.views import view_for
-
-    from .render_text import render_view, view_to_json
     from .store import OutMail, as_utc, get_game, seats_of
 
     mod = _moderator(db)
@@ -261,7 +259,8 @@ def status_command(
         except PbemError as e:
             _fail(str(e))
         seats = seats_of(s, game)
-        _, state = mod.load(s, g)
+        loaded = mod.games.load(s, g)
+        presenter, names = loaded.rules.presenter, loaded.names
         viewer = None
         if as_player is not None:
             match = [x for x in seats if x.name == as_player.lower()]
@@ -273,14 +272,11 @@ def status_command(
         tracker = mod.tracker(s, g)
         undo: dict[str, Any] | None = None
         if tracker.request is not None and tracker.last is not None:
-            from notation.princes import format_command
-
-            undo = {"asked_by": state.players[tracker.request.seat].name,
-                    "command": format_command(tracker.last.command),
+            undo = {"asked_by": names[tracker.request.seat],
+                    "command": loaded.rules.grammar.format_command(tracker.last.command),
                     "to_version": tracker.request.to_version,
-                    "waiting_for": [state.players[i].name
-                                    for i in tracker.waiting_for(len(state.players))]}
-        view = view_for(state, viewer)
+                    "waiting_for": [names[i] for i in tracker.waiting_for(len(names))]}
+        view = loaded.view(viewer)
         meta = {
             "game": g.id, "variant": g.variant, "version": g.version, "finished": g.finished,
             "paused": g.paused, "deadline": d.isoformat() if (d := as_utc(g.deadline)) else None,
@@ -290,7 +286,7 @@ def status_command(
             "outbox": outbox, "undo": undo,
         }
     if as_json:
-        typer.echo(json.dumps({**meta, "view": view_to_json(view)}, indent=2))
+        typer.echo(json.dumps({**meta, "view": presenter.view_to_json(view)}, indent=2))
         return
     flags = " (paused)" if g.paused else " (finished)" if g.finished else ""
     typer.echo(f"{g.id}{flags}: v{g.version}, deadline {meta['deadline'] or 'none'}, "
@@ -300,7 +296,7 @@ def status_command(
     if undo is not None:
         typer.echo(f"undo asked by {undo['asked_by']} ('{undo['command']}', back to "
                    f"v{undo['to_version']}); waiting for {', '.join(undo['waiting_for'])}")
-    typer.echo(render_view(view))
+    typer.echo(presenter.render_text(view))
 
 
 def export_command(

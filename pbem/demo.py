@@ -12,10 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from engine.princes.commands import Undo
-from engine.princes.definition import GAME
-from engine.princes.game import to_act
-from engine.princes.state import CHANCE
+from engine.consent import Undo
+from engine.protocol import CHANCE
 from engine.undo import legal_undo_commands
 
 from .config import Config
@@ -82,7 +80,7 @@ def run_demo(out_dir: Path, *, players: int = 4, seed: int = 1, typo_rate: float
     rng = random.Random(f"demo|{seed}")
     zones = ("Europe/Amsterdam", "America/New_York", "Asia/Tokyo", "UTC", "Europe/London")
     specs = [PlayerSpec(NAMES[i], f"{NAMES[i]}@{DOMAIN}", zones[i]) for i in range(players)]
-    game_id = mod.new_game(specs, clock(), game_id="pof-1", seed=f"demo-seed-{seed}",
+    game_id = mod.new_game(specs, clock(), seed=f"demo-seed-{seed}",
                            turn_hours=72, reminder_hours=24, game=game)
     inbox, sender = transports(cfg)
     post = DirPost(MailDirs(cfg.mail_dir))
@@ -109,8 +107,9 @@ def run_demo(out_dir: Path, *, players: int = 4, seed: int = 1, typo_rate: float
             assert game is not None
             if game.finished:
                 break
-            _, state = mod.load(s, game)
-        assert to_act(state) != (CHANCE,)
+            loaded = mod.games.load(s, game)
+        state, rules = loaded.state, loaded.rules
+        assert rules.game.to_act(state) != (CHANCE,)
         actor = pick_actor(state, scripted, rng)
         if actor is None:
             raise RuntimeError(f"nobody can act at v{state.version}: mails lost?")
@@ -126,7 +125,7 @@ def run_demo(out_dir: Path, *, players: int = 4, seed: int = 1, typo_rate: float
                 assert game is not None
                 _, state = mod.load(s, game)
                 tracker = mod.tracker(s, game)
-            if Undo() not in legal_undo_commands(GAME, state, tracker, actor.seat):
+            if Undo() not in legal_undo_commands(rules.game, state, tracker, actor.seat):
                 continue
             requests += 1
             exchange(actor, [f"@v{state.version}", "undo"])
@@ -144,7 +143,8 @@ def run_demo(out_dir: Path, *, players: int = 4, seed: int = 1, typo_rate: float
     poll_once(mod, inbox, sender, clock)
     deliver_all(post, scripted)
     with store.read() as s:
-        _, state = mod.load(s, s.get(Game, game_id))  # type: ignore[arg-type]
+        loaded = mod.games.load(s, s.get(Game, game_id))  # type: ignore[arg-type]
+        result = loaded.rules.game.result(loaded.state)
         from sqlmodel import func, select
 
         from .store import MoveRow, OutMail
@@ -156,5 +156,6 @@ def run_demo(out_dir: Path, *, players: int = 4, seed: int = 1, typo_rate: float
         game_id=game_id, out_dir=out_dir, db_path=db_path, moves=int(moves),
         mails_in=mails_in, mails_out=int(mails_out), rejected=rejected,
         seconds=time.perf_counter() - t0,
-        winners=tuple(state.players[w].name for w in state.winners),
-        fame={p.name: p.fame for p in state.players}, undos=undos, undo_requests=requests)
+        winners=tuple(loaded.names[w] for w in result.winners),
+        fame={st.name: st.score for st in result.standings}, undos=undos,
+        undo_requests=requests)

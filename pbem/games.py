@@ -4,8 +4,6 @@ engine's registry (`engine.registry`), never by importing a game.
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.errors import GameError
 from engine.registry import GAMES, default_name, get_game
 
@@ -17,15 +15,6 @@ def game_name(name: str | None = None) -> str:
         UnknownGameError: no game of that name is registered.
     """
     return str(get_game(name).name)
-
-
-def id_prefix(game: Any) -> str:
-    """The prefix of the ids of a game's games ("<prefix>-<n>"): the game's own
-    `prefix` if it has one, else the initials of its name's words (a-b-c: "abc")."""
-    prefix = getattr(game, "prefix", None)
-    if prefix:
-        return str(prefix)
-    return "".join(word[0] for word in str(game.name).split("-") if word)
 
 
 def listing() -> list[str]:

@@ -13,7 +13,10 @@ no seat floods the table.
   an `@vN` line guard it.
 * `accepted_since` counts a seat's accepted mails in the last hour, for
   `Config.seat_mails_per_hour`; `Config.max_commands` caps the command lines of one
-  mail (checked by the moderator).
+  mail.
+* `admit` runs every check on a routed mail before it is played: its version stamp
+  (a reply to an older status mail is stale), that it holds commands, the command
+  cap, a repeat, and the rate limit.
 """
 
 from __future__ import annotations
@@ -28,7 +31,16 @@ from email.utils import parsedate_to_datetime
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from .store import InboundMail, PlayedMail
+from engine.errors import IllegalMoveError, NotationError, StaleOrderError
+
+from .config import Config
+from .inbound import Envelope, MailRejected, ParsedMail
+from .loading import Loaded
+from .notifying import changes_for
+from .outbound import answered_version
+from .playing import CommandFailed
+from .replies import no_commands
+from .store import Game, InboundMail, OutMail, PlayedMail, Seat, as_utc
 
 WINDOW = timedelta(hours=1)
 """The window of the per-seat rate limit."""
@@ -90,3 +102,99 @@ def flood_refused_since(s: Session, game_id: str, seat: int, since: datetime) ->
                  .where(col(InboundMail.note).startswith(FLOOD_NOTE))
                  .where(col(InboundMail.received) >= since)).first()
     return row is not None
+
+
+class Repeated(MailRejected):
+    """A mail that repeats one already played: refused with a reply to the seat's
+    owner (not to whoever sent it)."""
+
+    def __init__(self, reason: str, seat: Seat) -> None:
+        super().__init__(reason, reply=False)
+        self.seat = seat
+
+
+def admit(s: Session, cfg: Config, row: Game, seat: Seat, loaded: Loaded, env: Envelope,
+          parsed: ParsedMail, now: datetime) -> str | None:
+    """Check a routed mail before it is played. Returns the mail's digest, to store
+    once it is played (None: it has none).
+
+    Raises:
+        CommandFailed: a stale version stamp, no commands, more command lines than
+            `max_commands`.
+        Repeated: the mail repeats one already played.
+        MailRejected: the seat is over its rate limit.
+    """
+    check_version(s, cfg, row, seat, loaded, env, parsed)
+    if not env.commands:
+        raise CommandFailed(None, NotationError(no_commands(env.ignored,
+                                                            grammar=loaded.rules.grammar)))
+    cap = cfg.max_commands
+    if len(env.commands) > cap:
+        raise CommandFailed(env.commands[cap], IllegalMoveError(
+            f"your mail holds {len(env.commands)} command lines; the moderator takes at "
+            f"most {cap} in one mail. Nothing was applied: send fewer commands at a "
+            "time.", "too-many-commands"))
+    digest = mail_digest(seat.seat, [ln.text for ln in env.commands], parsed.date,
+                         parsed.in_reply_to)
+    before = played_before(s, row.id, digest) if digest else None
+    if before is not None:
+        raise Repeated(f"this mail repeats one already played at v{before.version} (same "
+                       f"commands, Date and In-Reply-To; first received as "
+                       f"{before.message_id}), so it was not played again. To play the same "
+                       "command once more, write a new mail.", seat)
+    limit = cfg.seat_mails_per_hour
+    since = now - WINDOW
+    if accepted_since(s, row.id, seat.seat, since) >= limit:
+        told = flood_refused_since(s, row.id, seat.seat, since)
+        raise MailRejected(
+            f"{FLOOD_NOTE}the seat {seat.name} has had {limit} mails played in the "
+            f"last hour, the most this moderator plays per seat; your commands were not "
+            "applied. Send them again later (further mails this hour get no reply).",
+            reply=not told)
+    return digest
+
+
+def check_version(s: Session, cfg: Config, row: Game, seat: Seat, loaded: Loaded,
+                  env: Envelope, parsed: ParsedMail) -> None:
+    """Refuse a mail written against another version than the game's: its `@vN` line,
+    else the version of the moderator's mail it answers.
+
+    Raises:
+        CommandFailed: a stale mail, with what changed since (as the seat may see it).
+    """
+    version, answered = env.version, None
+    if version is None:
+        answered = answered_mail(s, cfg, row, parsed)
+        if answered is not None:
+            found = answered_version(cfg, answered.message_id)
+            assert found is not None
+            version = found[1]
+    if version is None or version == row.version:
+        return
+    changes = changes_for(loaded, loaded.events[version:], seat.seat) \
+        if version < row.version else []
+    if answered is not None:
+        sent = as_utc(answered.created)
+        assert sent is not None
+        what = (f"your mail answers the moderator's mail of v{version} "
+                f"({sent.strftime('%a %d %b %Y %H:%M UTC')}), but the game is at "
+                f"v{row.version} now")
+    else:
+        what = (f"your mail was written against v{version}, but the game is at "
+                f"v{row.version} now")
+    raise CommandFailed(env.version_line, StaleOrderError(
+        f"{what}. Read the latest status mail and send your commands again in "
+        "a reply to it (or begin with the line "
+        f"'@v{row.version}')."), changes)
+
+
+def answered_mail(s: Session, cfg: Config, row: Game, parsed: ParsedMail) -> OutMail | None:
+    """The moderator's mail of this game that the mail answers (the last of ours in
+    In-Reply-To / References), if it names a version."""
+    for ref in reversed(parsed.references):
+        if answered_version(cfg, ref) is None:
+            continue
+        mail = s.exec(select(OutMail).where(OutMail.message_id == ref)).first()
+        if mail is not None and mail.game_id == row.id:
+            return mail
+    return None

@@ -1,9 +1,10 @@
 """Mail out: render per-seat mails from views, queue them in the outbox, send them.
 
-Rendering takes an `engine.princes.views.View` (never a State) plus lines already written
-for that seat (`pbem.describe`). Mails are queued as `OutMail` rows in the same
-transaction as the change that caused them; `send_due` delivers what is due and
-backs off on failure, so a dead SMTP server delays mail but never loses it.
+Rendering takes a game's view for one seat (never its state) plus lines already
+written for that seat by the game's presenter (`pbem.presenter`). Mails are queued
+as `OutMail` rows in the same transaction as the change that caused them; `send_due`
+delivers what is due and backs off on failure, so a dead SMTP server delays mail but
+never loses it.
 """
 
 from __future__ import annotations
@@ -28,8 +29,6 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from engine.princes.views import View
-
 from .config import Config
 from .errors import PbemError, TransportError
 from .headers import (
@@ -41,6 +40,8 @@ from .headers import (
     clean_text,
     is_header_name,
 )
+from .presenter import Presenter
+from .registry import presenter_for
 from .store import OutMail, Store, as_utc, claim_due, release_claim
 from .workers import void_dead_claims, worker_name
 
@@ -62,17 +63,33 @@ MAX_BACKOFF = timedelta(hours=6)
 
 
 class Renderer:
-    """Jinja2 templates `NAME.txt` (plain) and `NAME.html` (autoescaped)."""
+    """Jinja2 templates `NAME.txt` (plain) and `NAME.html` (autoescaped), looked up in
+    the game's folder (`Presenter.template_dir`) first, then among the shared ones."""
 
     def __init__(self, template_dir: Path = TEMPLATE_DIR) -> None:
-        self.env = Environment(
-            loader=FileSystemLoader(str(template_dir)),
-            autoescape=select_autoescape(enabled_extensions=("html",), default=False),
-            undefined=StrictUndefined, trim_blocks=False, keep_trailing_newline=True)
+        self.template_dir = template_dir
+        self._envs: dict[str, Environment] = {}
 
-    def render(self, name: str, ctx: dict[str, Any]) -> tuple[str, str]:
-        text = self.env.get_template(f"{name}.txt").render(ctx)
-        html = self.env.get_template(f"{name}.html").render(ctx)
+    def env(self, folder: str) -> Environment:
+        """The templates of the game whose folder is `folder`."""
+        env = self._envs.get(folder)
+        if env is None:
+            paths = [str(self.template_dir / folder), str(self.template_dir)] if folder \
+                else [str(self.template_dir)]
+            env = Environment(
+                loader=FileSystemLoader(paths),
+                autoescape=select_autoescape(enabled_extensions=("html",), default=False),
+                undefined=StrictUndefined, trim_blocks=False, keep_trailing_newline=True)
+            self._envs[folder] = env
+        return env
+
+    def render(self, name: str, ctx: dict[str, Any],
+               folder: str | None = None) -> tuple[str, str]:
+        """The plain and HTML mail; `folder`: the game's template folder (None: the
+        default game's)."""
+        env = self.env(presenter_for(None).template_dir if folder is None else folder)
+        text = env.get_template(f"{name}.txt").render(ctx)
+        html = env.get_template(f"{name}.html").render(ctx)
         return _tidy(text), html
 
 
@@ -104,92 +121,21 @@ def when(dt: datetime | None, tz: str) -> tuple[str, str]:
     return utc, local.strftime(f"%a %d %b %H:%M {tz}")
 
 
-def headline(view: View, viewer: str | None) -> str:
-    """What the subject and the first line say: round and whose turn."""
-    if view.phase == "over":
-        return "game over: " + (", ".join(view.winners) + (" wins" if len(view.winners) == 1
-                                                           else " win"))
-    where = "Setup" if view.phase in ("deal", "keep") else f"Round {view.round}"
-    if viewer is not None and viewer in view.to_act:
-        return f"{where} — your turn"
-    acting = [n for n in view.to_act if n != "chance"]
-    return f"{where} — {', '.join(acting)} to act" if acting else where
-
-
-def turn_line(view: View, viewer: str | None) -> str:
-    if view.phase == "over":
-        return "The game is over. " + headline(view, viewer).removeprefix("game over: ") + "."
-    if view.phase == "keep":
-        waiting = ", ".join(n for n in view.to_act)
-        mine = " It is your turn: keep 3 of your 4 professions." if viewer in view.to_act else ""
-        return f"Setup: waiting for {waiting} to keep their professions.{mine}"
-    if viewer is not None and viewer in view.to_act:
-        return f"It is your turn ({view.phase} phase)."
-    return f"Waiting for {', '.join(view.to_act) or 'nobody'} ({view.phase} phase)."
-
-
-def _grid_lines(view: View) -> list[str]:
-    cols = "abcdefg"
-    width = 12
-    lines = ["   " + "".join(p.name[:width - 1].ljust(width) for p in view.players)]
-    for r, _row in enumerate(view.players[0].grid if view.players else ()):
-        num = 7 - r
-        lines.append(f"{num}  " + "".join(p.grid[r].ljust(width) for p in view.players))
-    lines.append("   " + "".join(cols.ljust(width) for _ in view.players))
-    return lines
-
-
-def status_context(view: View, *, game_id: str, changes: Sequence[str], echo: Sequence[str],
+def status_context(view: Any, *, game_id: str, changes: Sequence[str], echo: Sequence[str],
                    legal: Sequence[str], deadline: datetime | None, tz: str,
                    ignored: Sequence[str] = (), notice: str = "", position: str = "",
-                   undo_line: str = "") -> dict[str, Any]:
-    """Everything the status templates show, from one seat's view."""
-    assert view.viewer is not None
-    me = view.players[view.viewer]
-    players = []
-    for p in view.players:
-        display = ", ".join([*p.freedoms, *p.table]) or "-"
-        players.append({
-            "name": p.name, "fame": p.fame,
-            "florins": "?" if p.florins is None else p.florins,
-            "builders": p.builders, "jesters": p.jesters,
-            "cards": f"{p.hand_count}+{p.bonus_count}b+{p.prestige_count}p", "display": display,
-        })
-    pending_line = ""
-    if view.pending is not None:
-        pd = view.pending
-        if pd.kind == "choose" and pd.cards is not None:
-            pending_line = f"You drew {', '.join(pd.cards)}: keep one with 'choose CARD'."
-        elif pd.kind == "choose":
-            pending_line = f"{pd.player} is choosing one of {pd.count} {pd.deck} cards."
-        elif pd.kind == "place":
-            who = "You" if pd.player == me.name else pd.player
-            pending_line = f"{who} must place the {pd.tile} just won."
-    auction_line = ""
-    if view.lot is not None:
-        auction_line = f"Auction: the {view.lot}, highest bid {view.price} by {view.high}."
-    supply = "; ".join([
-        "objects " + ", ".join(f"{k} {v}" for k, v in view.stacks),
-        "buildings " + ", ".join(f"{k} {v}" for k, v in view.buildings_left),
-        "freedoms " + ", ".join(f"{k} {v}" for k, v in view.freedoms_left),
-    ])
+                   undo_line: str = "", presenter: Presenter | None = None) -> dict[str, Any]:
+    """Everything the status templates show, from one seat's view: the shared part
+    here, the game's own from its presenter (None: the default game's)."""
+    presenter = presenter or presenter_for(None)
     utc, local = when(deadline, tz)
     return {
-        "game_id": game_id, "version": view.version, "headline": headline(view, me.name),
+        "game_id": game_id, "version": view.version,
         "position": position or f"v{view.version}",
         "echo": list(echo), "ignored": list(ignored), "notice": notice,
-        "turn_line": turn_line(view, me.name),
-        "deadline_utc": utc, "deadline_local": local, "pending_line": pending_line,
-        "undo_line": undo_line,
-        "auction_line": auction_line, "changes": list(changes),
-        "me": {
-            "name": me.name, "fame": me.fame, "florins": me.florins, "builders": me.builders,
-            "jesters": me.jesters, "hand": me.hand or (), "recruiting": me.recruiting,
-            "bonus_hand": me.bonus_hand or (), "prestige_hand": me.prestige_hand or (),
-            "dealt": me.dealt or (),
-        },
-        "players": players, "grid_lines": _grid_lines(view), "supply": supply,
-        "legal": list(legal),
+        "deadline_utc": utc, "deadline_local": local, "undo_line": undo_line,
+        "changes": list(changes), "legal": list(legal),
+        **presenter.status_context(view),
     }
 
 

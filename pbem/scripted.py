@@ -2,9 +2,9 @@
 command, as real mails. Used by `pbem demo`, the tests and the benchmark.
 
 A player acts only on a status mail that shows the current version and says it is
-their turn; it picks its command with `engine.princes.legal.legal_commands` for its own seat
-(the harness replays the game to ask the engine, as a player would read the mail),
-quotes the version as `@vN`, and replies to the mail's Reply-To address.
+their turn; it picks its command as the game's presenter says (`demo_command`, for
+its own seat: the harness replays the game to ask the engine, as a player would read
+the mail), quotes the version as `@vN`, and replies to the mail's Reply-To address.
 """
 
 from __future__ import annotations
@@ -15,18 +15,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import make_msgid
-from typing import Protocol
+from typing import Any, Protocol
 
-from engine.princes.commands import Command
-from engine.princes.legal import legal_commands
-from engine.princes.state import State
-from notation.princes import format_command
-
+from .loading import Rules
 from .transport import DirSender, MailDirs, base_address, recipients
 
 _VERSION = re.compile(r"@v(\d+)")
-
-TYPOS = ("bild theater a1", "pas", "open unicorn", "bid 1", "hello moderator")
 
 
 class PlayerPost(Protocol):
@@ -76,6 +70,7 @@ class ScriptedPlayer:
     mails: int = 0
     errors: int = 0
     sent: list[str] = field(default_factory=list)
+    rules: Rules = field(default_factory=lambda: Rules.named(None))  # the game played
 
     def read(self, msg: EmailMessage) -> None:
         """Take in one received mail: remember the latest version and reply address."""
@@ -92,8 +87,8 @@ class ScriptedPlayer:
             self.last_id = str(msg["Message-ID"] or "")
             self.last_subject = str(msg["Subject"] or "")
 
-    def choose(self, state: State) -> Command:
-        return self.rng.choice(legal_commands(state, self.seat, free=False))
+    def choose(self, state: Any) -> Any:
+        return self.rules.presenter.demo_command(state, self.seat, self.rng)
 
     def reply(self, lines: Sequence[str], quote: str = "") -> EmailMessage:
         msg = EmailMessage()
@@ -107,24 +102,25 @@ class ScriptedPlayer:
         msg.set_content("\n".join(lines) + "\n" + quote + "\n-- \n" + self.name + "\n")
         return msg
 
-    def move(self, state: State) -> EmailMessage:
+    def move(self, state: Any) -> EmailMessage:
         """A reply to the latest status mail: `@vN` and one command (now and then a
         typo instead, which the moderator must refuse)."""
         if self.typo_rate and self.rng.random() < self.typo_rate:
-            text = self.rng.choice(TYPOS)
+            text = self.rng.choice(self.rules.presenter.typos)
         else:
-            text = format_command(self.choose(state))
+            text = self.rules.grammar.format_command(self.choose(state))
         self.sent.append(text)
         quote = f"\nOn Mon, 1 Dec 2026, the moderator wrote:\n> your turn\n> @v{state.version}\n"
         return self.reply([f"@v{state.version}", text], quote)
 
 
-def pick_actor(state: State, players: Sequence[ScriptedPlayer],
+def pick_actor(state: Any, players: Sequence[ScriptedPlayer],
                rng: random.Random) -> ScriptedPlayer | None:
     """A player to act now who has seen the current version, if any."""
-    from engine.princes.game import to_act
-
-    ready = [p for p in players if p.seat in to_act(state) and p.version_seen == state.version
+    if not players:
+        return None
+    acting = players[0].rules.game.to_act(state)
+    ready = [p for p in players if p.seat in acting and p.version_seen == state.version
              and p.reply_to]
     return rng.choice(ready) if ready else None
 

@@ -17,9 +17,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
-from engine.princes.state import State
-
+from .loading import Rules
 from .moderator import Moderator, PlayerSpec
 from .scripted import PlayerPost, ScriptedPlayer, pick_actor
 from .store import Game
@@ -51,9 +51,10 @@ class Tables:
 
     @classmethod
     def start(cls, mod: Moderator, post: PlayerPost, games: Sequence[Sequence[PlayerSpec]],
-              now: datetime, prefix: str = "pof", seed: str = "tables") -> Tables:
+              now: datetime, prefix: str = "", seed: str = "tables") -> Tables:
         """Create the games (first status mails queued) and seat a scripted player
-        on each seat."""
+        on each seat (`prefix`: of the game ids, the default game's own if "")."""
+        prefix = prefix or Rules.named(None).presenter.id_prefix
         tables = []
         for i, specs in enumerate(games):
             game_id = f"{prefix}-{i + 1}"
@@ -63,7 +64,7 @@ class Tables:
             tables.append(Table(game_id, players, random.Random(f"{seed}{game_id}")))
         return cls(mod, post, tables)
 
-    def state(self, game_id: str) -> State:
+    def state(self, game_id: str) -> Any:
         with self.mod.store.read() as s:
             game = s.get(Game, game_id)
             assert game is not None

@@ -50,12 +50,13 @@ sys.path.insert(0, str(ROOT))
 
 from sqlmodel import select  # noqa: E402
 
-from engine.princes.game import new_state, start_game, to_act  # noqa: E402
+from engine.match import Match  # noqa: E402
+from engine.princes.definition import GAME  # noqa: E402
 from engine.princes.legal import legal_commands  # noqa: E402
-from engine.princes.state import CHANCE  # noqa: E402
-from notation.princes import format_command  # noqa: E402
+from engine.protocol import CHANCE  # noqa: E402
+from notation.registry import grammar_for  # noqa: E402
 from pbem.config import Config  # noqa: E402
-from pbem.moderator import Moderator, Played, PlayerSpec, resolve_chance  # noqa: E402
+from pbem.moderator import Moderator, PlayerSpec  # noqa: E402
 from pbem.runner import poll_once  # noqa: E402
 from pbem.store import Seat, Store, utcnow  # noqa: E402
 from pbem.transport import (  # noqa: E402
@@ -106,11 +107,11 @@ def scripted_game(players: list[PlayerSpec], seed: str, tokens: list[str], domai
                   limit: int) -> list[EmailMessage]:
     """A random game's player mails, made in advance with the engine and the seed."""
     rng = random.Random(seed)
-    played = Played(new_state(start_game([p.name for p in players])))
-    resolve_chance(played, seed)
+    played = Match.start(GAME, [p.name for p in players], seed=seed)
+    played.resolve_chance()
     mails = []
     while not played.state.finished and len(mails) < limit:
-        actors = [s for s in to_act(played.state) if s != CHANCE]
+        actors = [s for s in played.to_act() if s != CHANCE]
         seat = rng.choice(actors)
         cmd = rng.choice(legal_commands(played.state, seat, free=False))
         msg = EmailMessage()
@@ -118,12 +119,10 @@ def scripted_game(players: list[PlayerSpec], seed: str, tokens: list[str], domai
         msg["To"] = f"moderator+{tokens[seat]}@{domain}"
         msg["Subject"] = "Re: your turn"
         msg["Message-ID"] = make_msgid(domain="bench.test")
-        msg.set_content(f"@v{played.state.version}\n{format_command(cmd)}\n")
+        msg.set_content(f"@v{played.state.version}\n{grammar_for(None).format_command(cmd)}\n")
         mails.append(msg)
-        from engine.princes.game import apply
-
-        played.state, _ = apply(played.state, seat, cmd)
-        resolve_chance(played, seed)
+        played.play(seat, cmd)
+        played.resolve_chance()
     return mails
 
 

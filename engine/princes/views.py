@@ -76,6 +76,7 @@ class View:
     winners: tuple[str, ...]
     money_open: bool
     version: int
+    building_costs: tuple[int, ...] = ()  # by builders employed (the variant's rules)
 
 
 _LETTERS = {
@@ -137,7 +138,7 @@ def view_for(state: State, seat: int | None) -> View:
         deck_sizes=tuple((k, decks.deck_size(d)) for k, d in state.decks.items()),
         pending=pending, players=tuple(players),
         winners=tuple(names[w] for w in state.winners), money_open=state.money_open,
-        version=state.version,
+        version=state.version, building_costs=state.rules.building_cost,
     )
 
 

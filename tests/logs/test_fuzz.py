@@ -21,7 +21,7 @@ from notation.princes import (
     VERBS,
 )
 from pbem.logs import ReplayResult, replay_log
-from pbem.render_text import full_view, render_view
+from pbem.princes.render_text import full_view, render_view
 
 from .helpers import playout, recorded_log, seeded_log
 

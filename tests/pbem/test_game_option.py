@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from engine.protocol import Variant
 from engine.registry import GAMES, UnknownGameError, default_name
 from pbem.cli import app
-from pbem.games import id_prefix, listing
+from pbem.games import listing
 from pbem.store import Game
 
 from .fakes import NOW, PLAYERS, make_moderator
@@ -63,16 +63,15 @@ def test_the_default_game_is_the_first_game() -> None:
     assert listing()[0] == f"{DEFAULT}: standard (3-5) (default)"
 
 
-def test_new_game_stores_its_game_and_takes_its_id_prefix(tiny: TinyGame) -> None:
+def test_new_game_stores_its_game_and_takes_its_id_prefix() -> None:
     mod = make_moderator()
     first = mod.new_game(PLAYERS, NOW)
     named = mod.new_game(PLAYERS, NOW, game=DEFAULT)
-    other = mod.new_game(PLAYERS, NOW, game=tiny.name)
-    assert (first, named, other) == ("pof-1", "pof-2", "ttg-3")
+    assert (first, named) == ("pof-1", "pof-2")  # the presenter's id_prefix
     with mod.store.read() as s:
-        stored = {g: s.get(Game, g) for g in (first, named, other)}
+        stored = {g: s.get(Game, g) for g in (first, named)}
     assert {g: row.game for g, row in stored.items() if row is not None} == \
-        {"pof-1": DEFAULT, "pof-2": DEFAULT, "ttg-3": tiny.name}
+        {"pof-1": DEFAULT, "pof-2": DEFAULT}
 
 
 def test_new_game_refuses_an_unknown_game() -> None:
@@ -81,17 +80,6 @@ def test_new_game_refuses_an_unknown_game() -> None:
         mod.new_game(PLAYERS, NOW, game="chess")
     with mod.store.read() as s:
         assert s.get(Game, "pof-1") is None
-
-
-def test_id_prefix_is_the_games_own_or_its_names_initials(tiny: TinyGame) -> None:
-    @dataclass(frozen=True)
-    class Prefixed:
-        name: str = "hare-and-tortoise"
-        prefix: str = "ht"
-
-    assert id_prefix(tiny) == "ttg"
-    assert id_prefix(GAMES.get(DEFAULT)) == "pof"
-    assert id_prefix(Prefixed()) == "ht"
 
 
 # ----------------------------------------------------------------------- --help

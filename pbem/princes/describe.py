@@ -113,8 +113,8 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str:  
             return f"{who} built a {b} on {' '.join(cells)} for {cost} (+{fame} fame)"
         case WorkCompleted(profession=prof, bonuses=bonuses, wv=wv, payment=pay, pp=pp):
             bonus = f" with {_cards(bonuses)}" if bonuses else ""
-            fame = f", taking {pp} fame" if pp else ""
-            return f"{who} completed a work: {prof}{bonus}, work value {wv}, paid {pay}{fame}"
+            taking = f", taking {pp} fame" if pp else ""
+            return f"{who} completed a work: {prof}{bonus}, work value {wv}, paid {pay}{taking}"
         case CardBought(deck=deck, cost=cost):
             return f"{who} paid {cost} for a {deck} card"
         case FreedomIntroduced(freedom=f, cost=cost):

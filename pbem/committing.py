@@ -1,0 +1,35 @@
+"""Committing what was played: the events (hash-chained), the commands, and the
+game's row (finished, or a new deadline when the seats to act changed), in the
+session of the change."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlmodel import Session
+
+from .deadlines import new_deadline
+from .loading import Games, Loaded
+from .playing import Played
+from .store import Game, MoveRow, append_events, count_moves
+
+
+def commit(s: Session, games: Games, row: Game, before: Loaded, played: Played,
+           now: datetime, *, source: str, first: bool = False) -> tuple[Loaded, str]:
+    """Store what was played on `before`: the game after it, and the new head of its
+    hash chain."""
+    game, state = before.rules.game, played.state
+    digest = append_events(s, row, played.events, now)
+    n = count_moves(s, row.id)
+    for seat_no, text, version in played.moves:
+        s.add(MoveRow(game_id=row.id, n=n, seat=seat_no, command=text, version=version,
+                      source=source[:500], created=now))
+        n += 1
+    if state.finished:
+        row.finished, row.deadline = True, None
+    elif first or set(game.to_act(state)) != set(game.to_act(before.state)):
+        new_deadline(row, now)
+    s.add(row)
+    after = Loaded(before.rules, [*before.events, *played.events], state)
+    games.remember(row, after, n, played.tracker)
+    return after, digest

@@ -1,0 +1,156 @@
+"""What the players are told: after every change each seat gets one status mail
+(and a private mail for what it alone learnt), and the moderator's notices.
+
+`tell` is the one place that decides what each seat is told after a change; the
+words come from the game's presenter (`pbem.presenter`), the mails from the
+templates (`pbem.outbound.Renderer`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session
+
+from engine.chain import head
+from engine.undo import START, Tracker, legal_undo_commands
+
+from .config import Config
+from .loading import Loaded
+from .outbound import Renderer, make_mail, status_context, when
+from .playing import Played, undo_line
+from .store import Game, Seat, head_hash, seats_of
+
+
+def subject(game_id: str, text: str) -> str:
+    return f"[{game_id}] {text}"
+
+
+@dataclass(frozen=True)
+class Post:
+    """Renders mails and queues them in the outbox of the session given."""
+
+    cfg: Config
+    renderer: Renderer
+
+    def queue(self, s: Session, template: str, ctx: dict[str, Any], *, kind: str, to: str,
+              title: str, now: datetime, game_id: str | None, folder: str | None = None,
+              reply_to: str | None = None, in_reply_to: str | None = None,
+              references: Sequence[str] = (), version: int | None = None,
+              plain_subject: bool = False) -> None:
+        """Render `template` with `ctx` and queue it (subject `[game] title`, or
+        `title` alone with `plain_subject`)."""
+        text, html = self.renderer.render(template, ctx, folder)
+        s.add(make_mail(self.cfg, game_id=game_id, kind=kind, to=to,
+                        subject=title if plain_subject or game_id is None
+                        else subject(game_id, title),
+                        text=text, html=html, now=now, reply_to=reply_to,
+                        in_reply_to=in_reply_to, references=references, version=version))
+
+    def reply_to(self, seat: Seat) -> str:
+        return self.cfg.reply_address(seat.token)
+
+
+def legal_lines(loaded: Loaded, seat: int, tracker: Tracker = START) -> list[str]:
+    """A seat's legal commands now, the undo protocol's last, in short."""
+    game, state = loaded.rules.game, loaded.state
+    cmds = [*game.legal_commands(state, seat),
+            *legal_undo_commands(game, state, tracker, seat)]
+    return loaded.rules.presenter.summarise_commands(cmds, loaded.view(seat))
+
+
+def changes_for(loaded: Loaded, events: Sequence[Any], seat: int) -> list[str]:
+    """The lines about `events` that `seat` reads (others' secrets redacted)."""
+    game, presenter, names = loaded.rules.game, loaded.rules.presenter, loaded.names
+    return [presenter.describe_event(game.redact(e, seat), names, seat) for e in events]
+
+
+def tell(post: Post, s: Session, row: Game, seats: Sequence[Seat], loaded: Loaded,
+         played: Played, digest: str, now: datetime, *, sender: Seat | None = None,
+         in_reply_to: str | None = None, references: Sequence[str] = (),
+         notice: str = "") -> None:
+    """What each seat is told after `played` made `loaded` (the game after it): a
+    status mail to everyone (the sender's also echoes its commands and answers its
+    mail), and a private mail to a seat that alone learnt something (its cards).
+    The mails of the change that ends the game reveal its seed."""
+    presenter = loaded.rules.presenter
+    if loaded.state.finished:
+        notice = (notice + " " if notice else "") + (
+            f"The seed of this game was {row.seed!r} with salt {row.salt!r}. Check them "
+            "against the commitment in your first mail, and the whole game with "
+            f"'pbem verify' on the log of 'pbem export {row.id}' (docs/trust.md).")
+    for seat in seats:
+        own = sender is not None and seat.seat == sender.seat
+        status(post, s, row, seat, loaded, now, digest, tracker=played.tracker,
+               echo=played.echo if own else (), ignored=played.ignored if own else (),
+               in_reply_to=in_reply_to if own else None,
+               references=references if own else (), notice=notice)
+        news = [e for e in played.events
+                if presenter.private_news(e) and getattr(e, "seat", None) == seat.seat]
+        if news:
+            private(post, s, row, seat, loaded, news, now)
+
+
+def status(post: Post, s: Session, row: Game, seat: Seat, loaded: Loaded, now: datetime,
+           digest: str, *, tracker: Tracker = START, echo: Sequence[str] = (),
+           ignored: Sequence[str] = (), in_reply_to: str | None = None,
+           references: Sequence[str] = (), notice: str = "") -> None:
+    """A seat's status mail: what changed since its last one, the position as it
+    sees it, and its commands; it answers the mail of `in_reply_to`."""
+    presenter, state = loaded.rules.presenter, loaded.state
+    view = loaded.view(seat.seat)
+    ctx = status_context(view, game_id=row.id,
+                         changes=changes_for(loaded, loaded.events[seat.mailed_version:],
+                                             seat.seat),
+                         echo=echo, ignored=ignored,
+                         legal=legal_lines(loaded, seat.seat, tracker),
+                         deadline=row.deadline, tz=seat.tz, notice=notice,
+                         position=head(state.version, digest),
+                         undo_line=undo_line(loaded.rules.grammar, loaded.names, tracker,
+                                             seat.seat),
+                         presenter=presenter)
+    post.queue(s, "status", ctx, kind="status", to=seat.email, game_id=row.id,
+               title=presenter.headline(view, seat.name), now=now,
+               folder=presenter.template_dir, reply_to=post.reply_to(seat),
+               in_reply_to=in_reply_to, references=references, version=state.version)
+    seat.mailed_version = state.version
+    s.add(seat)
+
+
+def private(post: Post, s: Session, row: Game, seat: Seat, loaded: Loaded,
+            news: Sequence[Any], now: datetime) -> None:
+    """A mail to one seat alone about what only it learnt (its own cards)."""
+    presenter, state = loaded.rules.presenter, loaded.state
+    ctx = {"game_id": row.id, "name": seat.name, "version": state.version,
+           "lines": [presenter.describe_event(e, loaded.names, seat.seat) for e in news],
+           "legal": legal_lines(loaded, seat.seat)}
+    post.queue(s, "private", ctx, kind="private", to=seat.email, game_id=row.id,
+               title="your cards (private)", now=now, folder=presenter.template_dir,
+               reply_to=post.reply_to(seat), version=state.version)
+
+
+def announce(post: Post, s: Session, row: Game, loaded: Loaded, title: str,
+             lines: Sequence[str], now: datetime, *, seats: Sequence[Seat] | None = None,
+             kind: str = "notice", extra_to: Sequence[str] = ()) -> None:
+    """A notice to every seat of a game (or to `seats`), and to further addresses
+    (`extra_to`: without the game's position)."""
+    presenter = loaded.rules.presenter
+    view = loaded.view(None)
+    position = head(row.version, head_hash(s, row.id, row.version))
+    for seat in list(seats if seats is not None else seats_of(s, row.id)):
+        utc, local = when(row.deadline, seat.tz)
+        ctx = {"game_id": row.id, "title": title, "lines": list(lines),
+               "turn_line": presenter.turn_line(view, seat.name), "deadline_utc": utc,
+               "deadline_local": local, "version": row.version, "position": position}
+        post.queue(s, "notice", ctx, kind=kind, to=seat.email, game_id=row.id, title=title,
+                   now=now, folder=presenter.template_dir, reply_to=post.reply_to(seat),
+                   version=row.version)
+    for addr in extra_to:
+        ctx = {"game_id": row.id, "title": title, "lines": list(lines),
+               "turn_line": "", "deadline_utc": "", "deadline_local": "",
+               "version": row.version, "position": position}
+        post.queue(s, "notice", ctx, kind=kind, to=addr, game_id=row.id, title=title,
+                   now=now, folder=presenter.template_dir)

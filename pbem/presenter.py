@@ -1,0 +1,69 @@
+"""The game seam of the shell: what a game's mails and text boards say.
+
+The moderator decides, stores and routes mails for any game through the engine's
+`Game` protocol; the words are the game's own. A `Presenter` gives them: a line per
+event, the legal commands in short, the game's part of the status mail, the text
+board, and the demo's scripted moves. Each game's status template lives in its own
+folder, `templates/<template_dir>/`, beside the shared ones in `templates/`.
+
+Presenters are registered by entry point (`pbem.registry`, group `pbem.presenters`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+
+class Presenter(Protocol):
+    """The words of one game, for its players' mails and the operator's screen."""
+
+    name: str  # the game's name (engine.registry)
+    id_prefix: str  # game ids the moderator makes up: "<id_prefix>-<n>"
+    template_dir: str  # the folder under templates/ with the game's own templates
+    typos: tuple[str, ...]  # lines a careless scripted player may send (refused)
+
+    def describe_event(self, event: Any, names: Sequence[str], viewer: int | None) -> str:
+        """One line about an event (already redacted for `viewer`), "you" for the
+        viewer."""
+        ...
+
+    def summarise_commands(self, cmds: Sequence[Any], view: Any = None) -> list[str]:
+        """A seat's legal commands, grouped to a readable list (`view`: the seat's
+        view, for what the lines quote, such as a price)."""
+        ...
+
+    def private_news(self, event: Any) -> bool:
+        """True for an event that tells its seat something new in secret (cards dealt
+        or drawn): it gets a private mail at once, and a mail's commands after the
+        one that caused it are refused (the sender has not seen it yet)."""
+        ...
+
+    def headline(self, view: Any, viewer: str | None) -> str:
+        """What a status mail's subject says: the round and whose turn."""
+        ...
+
+    def turn_line(self, view: Any, viewer: str | None) -> str:
+        """One sentence on whose turn it is, for `viewer` (a seat's name)."""
+        ...
+
+    def status_context(self, view: Any) -> dict[str, Any]:
+        """The game's part of a seat's status mail context (its template's names)."""
+        ...
+
+    def render_text(self, view: Any) -> str:
+        """The position as text (`pbem show`)."""
+        ...
+
+    def full_view(self, state: Any) -> Any:
+        """A view with everything shown: for a referee, never for a player."""
+        ...
+
+    def view_to_json(self, view: Any) -> dict[str, object]:
+        """The view as plain JSON data."""
+        ...
+
+    def demo_command(self, state: Any, seat: int, rng: random.Random) -> Any:
+        """A scripted player's move: a random legal command of `seat`."""
+        ...

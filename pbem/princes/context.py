@@ -1,0 +1,87 @@
+"""The Princes of Florence's part of a status mail: the headline, whose turn, the
+players' table, the principalities and the supply, from one seat's view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.princes.views import View
+
+
+def headline(view: View, viewer: str | None) -> str:
+    """What the subject and the first line say: round and whose turn."""
+    if view.phase == "over":
+        return "game over: " + (", ".join(view.winners) + (" wins" if len(view.winners) == 1
+                                                           else " win"))
+    where = "Setup" if view.phase in ("deal", "keep") else f"Round {view.round}"
+    if viewer is not None and viewer in view.to_act:
+        return f"{where} — your turn"
+    acting = [n for n in view.to_act if n != "chance"]
+    return f"{where} — {', '.join(acting)} to act" if acting else where
+
+
+def turn_line(view: View, viewer: str | None) -> str:
+    if view.phase == "over":
+        return "The game is over. " + headline(view, viewer).removeprefix("game over: ") + "."
+    if view.phase == "keep":
+        waiting = ", ".join(n for n in view.to_act)
+        mine = " It is your turn: keep 3 of your 4 professions." if viewer in view.to_act else ""
+        return f"Setup: waiting for {waiting} to keep their professions.{mine}"
+    if viewer is not None and viewer in view.to_act:
+        return f"It is your turn ({view.phase} phase)."
+    return f"Waiting for {', '.join(view.to_act) or 'nobody'} ({view.phase} phase)."
+
+
+def _grid_lines(view: View) -> list[str]:
+    cols = "abcdefg"
+    width = 12
+    lines = ["   " + "".join(p.name[:width - 1].ljust(width) for p in view.players)]
+    for r, _row in enumerate(view.players[0].grid if view.players else ()):
+        num = 7 - r
+        lines.append(f"{num}  " + "".join(p.grid[r].ljust(width) for p in view.players))
+    lines.append("   " + "".join(cols.ljust(width) for _ in view.players))
+    return lines
+
+
+def status_context(view: View) -> dict[str, Any]:
+    """The names `templates/princes/status.*` shows beside the shared ones."""
+    assert view.viewer is not None
+    me = view.players[view.viewer]
+    players = []
+    for p in view.players:
+        display = ", ".join([*p.freedoms, *p.table]) or "-"
+        players.append({
+            "name": p.name, "fame": p.fame,
+            "florins": "?" if p.florins is None else p.florins,
+            "builders": p.builders, "jesters": p.jesters,
+            "cards": f"{p.hand_count}+{p.bonus_count}b+{p.prestige_count}p", "display": display,
+        })
+    pending_line = ""
+    if view.pending is not None:
+        pd = view.pending
+        if pd.kind == "choose" and pd.cards is not None:
+            pending_line = f"You drew {', '.join(pd.cards)}: keep one with 'choose CARD'."
+        elif pd.kind == "choose":
+            pending_line = f"{pd.player} is choosing one of {pd.count} {pd.deck} cards."
+        elif pd.kind == "place":
+            who = "You" if pd.player == me.name else pd.player
+            pending_line = f"{who} must place the {pd.tile} just won."
+    auction_line = ""
+    if view.lot is not None:
+        auction_line = f"Auction: the {view.lot}, highest bid {view.price} by {view.high}."
+    supply = "; ".join([
+        "objects " + ", ".join(f"{k} {v}" for k, v in view.stacks),
+        "buildings " + ", ".join(f"{k} {v}" for k, v in view.buildings_left),
+        "freedoms " + ", ".join(f"{k} {v}" for k, v in view.freedoms_left),
+    ])
+    return {
+        "headline": headline(view, me.name), "turn_line": turn_line(view, me.name),
+        "pending_line": pending_line, "auction_line": auction_line,
+        "me": {
+            "name": me.name, "fame": me.fame, "florins": me.florins, "builders": me.builders,
+            "jesters": me.jesters, "hand": me.hand or (), "recruiting": me.recruiting,
+            "bonus_hand": me.bonus_hand or (), "prestige_hand": me.prestige_hand or (),
+            "dealt": me.dealt or (),
+        },
+        "players": players, "grid_lines": _grid_lines(view), "supply": supply,
+    }
