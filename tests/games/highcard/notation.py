@@ -215,6 +215,16 @@ def is_hidden(cmd: object) -> bool:
     return False
 
 
+def public(cmd: object) -> object:
+    """The command as every player sees it: dealt cards and a face-down play as `?`."""
+    match cmd:
+        case Play():
+            return Play(HIDDEN)
+        case Deal(player, cards):
+            return Deal(player, (HIDDEN,) * len(cards))
+    return cmd
+
+
 class HighCardGrammar:
     """high-card's `notation.grammar.Grammar`."""
 
@@ -230,6 +240,7 @@ class HighCardGrammar:
     hidden_command = staticmethod(hidden_command)
     fast_chance = staticmethod(fast_chance)
     read_chance = staticmethod(read_chance)
+    public = staticmethod(public)
 
     def naming(self, player: str) -> None:
         return None  # no player command names a player
