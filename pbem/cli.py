@@ -9,7 +9,7 @@ from .cli_games import GamesGroup
 
 app = typer.Typer(
     name="pbem",
-    help="Play-by-email moderator and game-log adjudicator for The Princes of Florence.",
+    help="Play-by-email moderator and game-log adjudicator for board games.",
     no_args_is_help=True,
     add_completion=False,
     cls=GamesGroup,  # its help lists the registered games

@@ -13,10 +13,18 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 
-def games_epilog() -> str:
-    from .games import listing
+def games_epilog(options: bool = False) -> str:
+    from .games import listing, option_lines
 
     lines = listing() or ["none registered"]
+    if options:
+        from engine.registry import GAMES
+
+        for name in GAMES.names():
+            try:
+                lines += [f"{name} options: {line}" for line in option_lines(name)]
+            except Exception:  # listed as not loadable above
+                continue
     return "\n\n".join(["Games (--game NAME: its variants and player counts):", *lines])
 
 
@@ -29,10 +37,11 @@ class GamesGroup(TyperGroup):
 
 
 class GamesCommand(TyperCommand):
-    """A command with --game: its help ends with the registered games."""
+    """A command with --game: its help ends with the registered games (and, for one
+    that takes game options, their options)."""
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
-        self.epilog = games_epilog()
+        self.epilog = games_epilog(options=any(p.name == "option" for p in self.params))
         super().format_help(ctx, formatter)
 
 

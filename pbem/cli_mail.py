@@ -119,6 +119,7 @@ def init_command(db: DbOption = None,
 
 
 def new_command(
+    ctx: typer.Context,
     player: Annotated[list[str], typer.Option(
         "--player", "-p", help="NAME:ADDRESS[,ADDRESS...][:TIMEZONE], in seat order (3 to "
         "5); mails go to the first address, commands are played from any of them")],
@@ -130,7 +131,10 @@ def new_command(
     = None,
     variant: str = "standard",
     seed: Annotated[str | None, typer.Option(help="deal seed (default: random, secret)")] = None,
-    money_open: Annotated[bool, typer.Option(help="everyone sees everyone's florins")] = False,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", metavar="NAME=VALUE",
+        help="a game option (repeatable); each game's options and their flags are listed "
+             "below")] = None,
     turn_hours: Annotated[float, typer.Option(help="hours per turn; 0 = no deadline")] = 0,
     reminder_hours: Annotated[float, typer.Option(help="remind this long before")] = 0,
     late: Annotated[str, typer.Option(help="at the deadline: wait | auto")] = "wait",
@@ -144,6 +148,12 @@ def new_command(
     from engine.errors import GameError
 
     game, game_id = _game_and_id(game, game_id)
+    from .games import game_options
+
+    try:
+        options = game_options(game, option or [], ctx.args)
+    except (ValueError, GameError) as e:
+        raise typer.BadParameter(str(e), param_hint="--option") from None
 
     from .moderator import PlayerSpec
     from .store import utcnow
@@ -155,7 +165,7 @@ def new_command(
     mod = _moderator(db)
     try:
         game_id = mod.new_game(specs, utcnow(), game_id=game_id, variant=variant, seed=seed,
-                               options={"money": "open"} if money_open else None,
+                               options=options or None,
                                turn_hours=turn_hours,
                                reminder_hours=reminder_hours, late_policy=late,
                                require_auth=require_auth, game=game)
@@ -312,7 +322,7 @@ def export_command(
 
     Once the game is over it holds every card, the seed and the salt, and `pbem verify`
     checks it offline (docs/trust.md). While the game runs it is the public log: every
-    card only one player saw (deals, draws, kept professions, chosen cards) is written
+    value only one player saw (cards dealt, drawn, kept or chosen) is written
     as '?', and `pbem replay` checks it up to its first '?' line. --full gives the
     referee's view instead."""
     from .export import export_game
@@ -424,4 +434,7 @@ def register(app: typer.Typer) -> None:
             ("pause", pause_command), ("resume", resume_command), ("extend", extend_command),
             ("replace", replace_command), ("outbox", outbox_command), ("demo", demo_command)):
         cls = GamesCommand if name in ("new", "demo") else None
-        app.command(name, cls=cls)(_database_guard(command))
+        # `new` takes each game's option flags (`--NAME-CHOICE`), checked by the game
+        extra = {"allow_extra_args": True, "ignore_unknown_options": True} \
+            if name == "new" else None
+        app.command(name, cls=cls, context_settings=extra)(_database_guard(command))

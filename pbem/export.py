@@ -111,7 +111,7 @@ def export_game(mod: Moderator, game_id: str, *, full: bool = False) -> str:
 
     Once the game is over: everything, with the seed, the salt and the Result tag,
     for `pbem verify`. While it runs: the public log, every card only one player saw
-    (deals, draws, kept professions, chosen cards) written as `?`; `pbem replay`
+    (cards dealt, drawn, kept or chosen) written as `?`; `pbem replay`
     checks it up to its first `?` line. With `full`, a running game's log with every
     card (the referee's view).
 

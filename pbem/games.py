@@ -36,3 +36,50 @@ def listing() -> list[str]:
                              for key, variant in game.variants.items())
         lines.append(f"{name}: {variants}{' (default)' if name == default else ''}")
     return lines
+
+
+def option_lines(name: str | None = None) -> list[str]:
+    """The options of the game's variants, for help pages ("--option money=open:
+    ...; also --money-open")."""
+    game = get_game(name)
+    lines = []
+    for variant in game.variants.values():
+        for o in variant.options:
+            flags = ", ".join(f"--{o.name}-{c}" for c in o.choices[1:])
+            lines.append(f"--option {o.name}={'|'.join(o.choices)} (also {flags}): {o.help}")
+    return list(dict.fromkeys(lines))
+
+
+def game_options(name: str | None, given: list[str], flags: list[str]) -> dict[str, str]:
+    """The game options `pbem new` was given: `--option NAME=VALUE` (`given`) and the
+    flags `--NAME-CHOICE` / `--no-NAME-CHOICE` (`flags`: the arguments the command did
+    not know), checked against the game's options.
+
+    Raises:
+        ValueError: an option or flag the game does not have.
+    """
+    game = get_game(name)
+    known = {o.name: o for v in game.variants.values() for o in v.options}
+    options: dict[str, str] = {}
+    for item in given:
+        key, sep, value = item.partition("=")
+        key, value = key.strip().lower(), value.strip().lower()
+        if not sep or key not in known:
+            raise ValueError(f"unknown game option {item!r}; {game.name} has: "
+                             f"{', '.join(known) or 'none'}")
+        options[key] = value
+    for flag in flags:
+        word = flag.lower()
+        negated = word.startswith("--no-")
+        word = word[5:] if negated else word[2:] if word.startswith("--") else ""
+        for o in known.values():
+            for choice in o.choices[1:]:
+                if word == f"{o.name}-{choice}":
+                    options[o.name] = o.default if negated else choice
+                    break
+            else:
+                continue
+            break
+        else:
+            raise ValueError(f"no such option: {flag}")
+    return options

@@ -40,7 +40,7 @@ from sqlalchemy.pool import StaticPool
 from sqlmodel import Field, Session, SQLModel, col, create_engine, select
 
 from engine.chain import GENESIS, canonical_json, link
-from engine.princes.events import Event, from_dict
+from engine.registry import get_game as registered_game
 
 from .errors import ConflictError, UnknownGameError
 from .schema import VERSION_TABLE, Migration, migrate
@@ -69,7 +69,6 @@ class Game(SQLModel, table=True):
     id: str = Field(primary_key=True)  # short name: the game's id prefix and a number
     game: str  # the registered game's name (engine.registry), e.g. its log [Game] tag
     variant: str = "standard"
-    money_open: bool = False
     seed: str = ""  # secret until the game ends
     salt: str = ""  # for the published seed commitment (engine.chain.seed_commitment)
     created: datetime = _ts(nullable=False)
@@ -335,7 +334,14 @@ def active_games(session: Session) -> list[Game]:
     return list(session.exec(select(Game).where(col(Game.finished).is_(False))))
 
 
-def load_events(session: Session, game_id: str) -> list[Event]:
+def load_events(session: Session, game_id: str) -> list[Any]:
+    """A stored game's events, decoded by its game's codec.
+
+    Raises:
+        UnknownGameError: no such game.
+    """
+    row = get_game(session, game_id)
+    from_dict = registered_game(row.game).from_dict
     rows = session.exec(select(EventRow).where(EventRow.game_id == game_id)
                         .order_by(col(EventRow.seq)))
     return [from_dict(json.loads(r.payload)) for r in rows]
@@ -355,7 +361,7 @@ def event_rows(session: Session, game_id: str) -> list[EventRow]:
                              .order_by(col(EventRow.seq))))
 
 
-def append_events(session: Session, game: Game, events: Sequence[Event],
+def append_events(session: Session, game: Game, events: Sequence[Any],
                   now: datetime) -> str:
     """Append events to a game's log, chained to the last stored hash.
 

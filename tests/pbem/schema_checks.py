@@ -63,10 +63,13 @@ def _copy_a_new_game(store: Store, tables: tuple[str, ...]) -> str:
             table = Table(name, legacy, autoload_with=dst)  # the database's columns only
             model = SQLModel.metadata.tables[name]
             # Serial ids are left to the database, which numbers them as the release did.
-            wanted = [model.c[c.name] for c in table.columns
-                      if not (c.name == "id" and isinstance(c.type, Integer))]
+            wanted = [model.c[c.name] for c in table.columns if c.name in model.c
+                      and not (c.name == "id" and isinstance(c.type, Integer))]
+            # Columns a later revision dropped (revision 0004: the first game's one
+            # option column, a NOT NULL flag) get what the old code wrote by default.
+            dropped = {c.name: False for c in table.columns if c.name not in model.c}
             query = select_columns(*wanted).order_by(*model.primary_key.columns)
-            rows = [dict(r._mapping) for r in src.execute(query)]
+            rows = [dict(r._mapping) | dropped for r in src.execute(query)]
             if rows:
                 dst.execute(table.insert(), rows)
     source.store.dispose()
@@ -111,6 +114,7 @@ def upgrade_to_game_name_in_place(url: str, game_id: str) -> None:
     assert schema_diff(store.engine) == []
     after = rows_of(store.engine)
     assert [g.pop("game") for g in after["pbem_game"]] == ["princes-of-florence"]
+    assert [g.pop("money_open") for g in before["pbem_game"]] == [False]  # dropped by 0004
     assert after.pop(VERSION_TABLE) == [{"version_num": schema.HEAD}]
     before.pop(VERSION_TABLE)
     assert after == before and before["pbem_event"] and before["pbem_outbox"]

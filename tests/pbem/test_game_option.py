@@ -191,3 +191,32 @@ def test_demo_unknown_game_is_a_usage_error(env: Path) -> None:
     code, out = invoke("demo", "--out", str(env / "demo"), "--game", "chess")
     assert code == 2 and "known games: princes-of-florence" in flat(out)
     assert not (env / "demo").exists()
+
+
+def first_event_options(env: Path, game_id: str) -> dict[str, str]:
+    from engine.registry import get_game
+    from pbem.store import Store, load_events
+
+    store = Store(f"sqlite:///{env / 'var' / 'pbem.sqlite'}")
+    with store.read() as s:
+        options = dict(get_game().setup(load_events(s, game_id)[0]).options)
+    store.dispose()
+    return options
+
+
+def test_new_takes_game_options_by_name_and_by_flag(env: Path) -> None:
+    # --option NAME=VALUE for any game's options; --NAME-CHOICE as the old flags were
+    assert invoke("new", *SEATS)[0] == 0
+    assert invoke("new", *SEATS, "--option", "money=open")[0] == 0
+    assert invoke("new", *SEATS, "--money-open")[0] == 0
+    assert invoke("new", *SEATS, "--money-open", "--no-money-open")[0] == 0
+    assert [first_event_options(env, f"pof-{n}")["money"] for n in (1, 2, 3, 4)] == \
+        ["hidden", "open", "open", "hidden"]
+    code, out = invoke("new", *SEATS, "--option", "colour=red")
+    assert code == 2 and "unknown game option 'colour=red'" in flat(out)
+    code, out = invoke("new", *SEATS, "--bogus")
+    assert code == 2 and "no such option: --bogus" in flat(out)
+    code, out = invoke("new", *SEATS, "--option", "money=purple")
+    assert code == 2 and "'open' or 'hidden', not 'purple'" in flat(out)
+    assert set(stored_games(env)) == {"pof-1", "pof-2", "pof-3", "pof-4"}
+    assert "--option money=hidden|open (also --money-open)" in flat(invoke("new", "--help")[1])

@@ -99,11 +99,14 @@ def test_database_at_0002_gets_each_games_game_in_place(tmp_path) -> None:
 def test_database_made_between_release_and_migrations_is_upgraded(tmp_path) -> None:
     # create_all before the migrations made whatever the models held then: here all
     # of today's tables but the send lease's columns (and the game's game, which came
-    # after the migrations).
+    # after the migrations), with the option column the models had then.
     store = Store(sqlite_url(tmp_path))
     SQLModel.metadata.create_all(store.engine, tables=TABLES)
     with store.engine.begin() as conn:
         conn.exec_driver_sql("ALTER TABLE pbem_game DROP COLUMN game")
+        # the models of then held the first game's option column (dropped by 0004)
+        conn.exec_driver_sql("ALTER TABLE pbem_game ADD COLUMN money_open BOOLEAN "
+                             "NOT NULL DEFAULT 0")
         conn.exec_driver_sql("ALTER TABLE pbem_outbox DROP COLUMN claimed_until")
         conn.exec_driver_sql("ALTER TABLE pbem_outbox DROP COLUMN claimed_by")
     done = store.create_all()

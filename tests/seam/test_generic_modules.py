@@ -87,12 +87,16 @@ def test_the_game_packages_are_found() -> None:
 @pytest.mark.parametrize("path", generic_modules(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_generic_module_imports_no_game(path: Path) -> None:
     tree = ast.parse(path.read_text("utf-8"))
+    package = list(path.relative_to(ROOT).with_suffix("").parts[:-1])
     for node in ast.walk(tree):
         names: list[str] = []
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+        elif isinstance(node, ast.ImportFrom):
+            # relative imports made absolute: `from .x import y` in engine/ is engine.x
+            base = package[:len(package) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            names = [module, *(f"{module}.{a.name}" for a in node.names)]
         for name in names:
             parts = name.split(".")
             assert not (len(parts) >= 2 and parts[0] in LAYERS and parts[1] in GAME_PACKAGES), (
@@ -107,6 +111,16 @@ def test_generic_module_names_no_princes_word(path: Path) -> None:
             if m.group().lower() in WORDS:
                 bad.append(f"{number}: {m.group()}")
     assert not bad, f"{path.relative_to(ROOT)} names The Princes of Florence: {bad[:10]}"
+
+
+def test_the_import_check_sees_relative_imports(tmp_path: Path) -> None:
+    fake = ROOT / "engine" / "seam_probe.py"
+    fake.write_text("from .princes import definition\n", "utf-8")
+    try:
+        with pytest.raises(AssertionError, match="imports the game package engine.princes"):
+            test_generic_module_imports_no_game(fake)
+    finally:
+        fake.unlink()
 
 
 def test_the_check_finds_a_princes_word(tmp_path: Path) -> None:
