@@ -64,7 +64,7 @@ def test_the_presenter_is_registered_by_the_tests_only() -> None:
         {p.name for p in TEMPLATES.iterdir()}
 
 
-def test_unregistered_the_presenter_is_gone() -> None:
+def test_registering_again_changes_nothing() -> None:
     unregister = register_test_games()  # registers nothing: the fixture did
     unregister()
     assert "high-card" in PRESENTERS.names()
