@@ -425,6 +425,8 @@ class _Replay:
     def round_marker(self, item: RoundMarker) -> None:
         match = self.match
         assert match is not None
+        if self.seed is not None and match.game.progress(match.state)[0] != item.number:
+            match.resolve_chance()  # a round may open with chance (a card turned up)
         number, phase = match.game.progress(match.state)
         if item.number != number:
             if number == 0:

@@ -4,7 +4,8 @@ The moderator decides, stores and routes mails for any game through the engine's
 `Game` protocol; the words are the game's own. A `Presenter` gives them: a line per
 event, the legal commands in short, the game's part of the status mail, the text
 board, and the demo's scripted moves. Each game's status template lives in its own
-folder, `templates/<template_dir>/`, beside the shared ones in `templates/`.
+folder, `templates/<template_dir>/`, beside the shared ones in `templates/` (an
+absolute `template_dir` names a folder elsewhere, as a game outside pbem needs).
 
 Presenters are registered by entry point (`pbem.registry`, group `pbem.presenters`).
 """
@@ -21,7 +22,7 @@ class Presenter(Protocol):
 
     name: str  # the game's name (engine.registry)
     id_prefix: str  # game ids the moderator makes up: "<id_prefix>-<n>"
-    template_dir: str  # the folder under templates/ with the game's own templates
+    template_dir: str  # the folder under templates/ (or absolute) with the game's templates
     typos: tuple[str, ...]  # lines a careless scripted player may send (refused)
 
     def describe_event(self, event: Any, names: Sequence[str], viewer: int | None) -> str:
