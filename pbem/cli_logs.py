@@ -109,8 +109,9 @@ def show_command(
 
 
 def selfplay_command(
-    players: Annotated[int, typer.Option("--players", "-n", min=3, max=5,
-                                         help="Number of players.")] = 4,
+    players: Annotated[int, typer.Option("--players", "-n", min=1, max=20,
+                                         help="Number of players (as the game's variant "
+                                              "admits; --help lists them).")] = 4,
     seed: Annotated[str | None, typer.Option("--seed", help="Seed of the random game "
                                              "(default: a fresh random one).")] = None,
     recorded: Annotated[bool, typer.Option("--recorded", help="Write a recorded log: no "
