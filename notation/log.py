@@ -18,7 +18,8 @@ every game; the commands and chance lines by the game's grammar
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -27,7 +28,7 @@ from engine.errors import NotationError
 from engine.registry import UnknownGameError, default_name
 
 from .grammar import Grammar
-from .limits import MAX_LINE, MAX_LINES, MAX_NAME, MAX_NAMES, MAX_TAG_VALUE
+from .limits import MAX_DIGITS, MAX_LINE, MAX_LINES, MAX_NAME, MAX_NAMES, MAX_TAG_VALUE
 from .reader import END_OF_LINE, Reader
 from .registry import GRAMMARS, grammar_for
 from .words import (
@@ -66,6 +67,11 @@ def _canonical_tags(game_tags: tuple[str, ...]) -> dict[str, str]:
 
 
 _GENERIC_TAGS = _canonical_tags(())
+_FAST_PATH = True
+"""Whether `iter_log` tries its fast path for the body's lines first (tests turn it
+off to check that both ways read every log alike)."""
+_SIMPLE_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_-]*) ?"([^"\\]*)" ?\]')
+"""A tag as it is usually written: `_read_tag` reads these without its loop."""
 _TAG_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
 
@@ -181,6 +187,11 @@ def _read_tag(line: str, at: int) -> tuple[str, str, int]:
     Returns the name as written, the value, and the index of the first character of
     the name.
     """
+    simple = _SIMPLE_TAG.match(line, at)
+    if simple is not None and len(simple[2]) <= MAX_TAG_VALUE:
+        after = simple.end()
+        if after == len(line) or line[after:].lstrip()[:1] in ("", "#"):
+            return simple[1], simple[2], at + 1
     n = len(line)
     start = k = at + 1
     while k < n and line[k] in _TAG_NAME_CHARS:
@@ -304,6 +315,15 @@ def _game_grammar(line: str, value: str, name_at: int) -> Grammar:
         ) from None
 
 
+def _none(*args: Any) -> None:
+    return None
+
+
+def _is_number(word: str) -> bool:
+    """Whether `Reader.number` takes `word`."""
+    return word.isdigit() and word.isascii() and len(word) <= MAX_DIGITS
+
+
 def iter_log(text: str, *, grammar: Grammar | None = None) -> Iterator[LogEntry]:
     """Read a game log lazily, one item per meaningful line; blank lines are skipped.
 
@@ -328,14 +348,47 @@ def iter_log(text: str, *, grammar: Grammar | None = None) -> Iterator[LogEntry]
         text = text[1:]
     lines = text.split("\n")
     over = len(lines) > MAX_LINES + 1 or (len(lines) == MAX_LINES + 1 and lines[-1] != "")
+    crlf = "\r" in text
+    # The body's fast path: a move `actor: command` with the actor's name as listed
+    # (or a prefix of it) right before the colon, whose command the grammar's fast
+    # path reads, a chance line with its '*' first and a plain `round N`. Anything
+    # else, and every error, goes the general way below, which is the reference. A command text seen
+    # before is not read again: fast results are values of their text alone.
+    fast = False  # set at the first line of the body
+    fast_command: Callable[[list[str], Vocabulary | None], Any] = _none
+    fast_chance: Callable[[str, int, Vocabulary | None], Any] = _none
+    actors: dict[str, str] = {}
+    commands: dict[str, Any] = {}  # the text after `actor:` -> its fast command
     for number, line in enumerate(lines[:MAX_LINES] if over else lines, 1):
-        if line.endswith("\r"):
+        if crlf and line.endswith("\r"):
             line = line[:-1]
         try:
             if len(line) > MAX_LINE:
                 raise _too_long(line, number)
             hash_at = line.find("#")
             content = line if hash_at < 0 else line[:hash_at]
+            if fast:
+                colon = content.find(":")
+                if colon > 0 and (actor := actors.get(content[:colon])) is not None:
+                    rest = content[colon + 1 :]
+                    command = commands.get(rest)
+                    if command is None:
+                        command = fast_command(rest.split(), players)
+                        if command is not None:
+                            commands[rest] = command
+                    if command is not None:
+                        yield Move(number, actor, command)
+                        continue
+                elif content[:1] == "*":
+                    chance = fast_chance(content, 0, players)
+                    if chance is not None:
+                        yield Chance(number, chance)
+                        continue
+                elif content[:6] == "round ":
+                    words = content.split()
+                    if len(words) == 2 and _is_number(words[1]):
+                        yield RoundMarker(number, int(words[1]))
+                        continue
             body = content.lstrip()
             if not body:
                 if hash_at >= 0:
@@ -381,6 +434,8 @@ def iter_log(text: str, *, grammar: Grammar | None = None) -> Iterator[LogEntry]
                 in_body = True
                 reading = grammar if grammar is not None else grammar_for(None)
                 fast_command, fast_chance = reading.fast_command, reading.fast_chance
+                actors = players.lookup
+                fast = _FAST_PATH
             if first == "*":
                 star = len(content) - len(body)
                 chance = fast_chance(content, star, players)

@@ -14,6 +14,7 @@ Grammar (words case-insensitive, any unique prefix of 3+ letters, `#` starts a c
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from engine.errors import NotationError
 from engine.princes.commands import (
@@ -379,89 +380,118 @@ _SIMPLE: dict[str, PlayerCommand] = {
 }
 
 
+# Tokens are looked up as written first: a canonical log is lowercase, and every key
+# of these tables is (checked below), so a token found as written is the word its
+# lowercase spelling gives.
+assert all(k == k.lower() for lookup in (
+    _VERB, _PROFESSION, _BONUS, _BUILDING, _LANDSCAPE, _OBJECT, _FREEDOM, _CARD, _CHANCE,
+    _DECK, *_DECK_LOOKUP.values()) for k in lookup)
+
+
 def _fast_number(tok: str) -> int | None:
     if tok.isdigit() and tok.isascii() and len(tok) <= MAX_DIGITS:
         return int(tok)
     return None
 
 
-def _fast_words(toks: list[str], start: int, lookup: dict[str, str]) -> tuple[str, ...] | None:
-    words: list[str] = []
-    for tok in toks[start:]:
-        word = lookup.get(tok.lower())
-        if word is None:
+def _fast_words(toks: list[str], lookup: dict[str, str]) -> tuple[str, ...] | None:
+    words = tuple(map(lookup.get, toks))
+    if None in words:
+        words = tuple(lookup.get(tok.lower()) for tok in toks)
+        if None in words:
             return None
-        words.append(word)
-    return tuple(words) if words else None
+    return cast(tuple[str, ...], words) or None
 
 
-def _fast_cells(toks: list[str], start: int) -> tuple[str, ...] | None:
-    cells = toks[start:]
+def _fast_cells(toks: list[str]) -> tuple[str, ...] | None:
+    cells = toks
     if not _CELLS.issuperset(cells):
         cells = [cell.lower() for cell in cells]
         if not _CELLS.issuperset(cells):
             return None
     if not cells or len(set(cells)) != len(cells):
         return None
-    cells.sort(key=_CELL_RANK)
-    return tuple(cells)
+    return tuple(sorted(cells, key=_CELL_RANK))
 
 
 def _fast_player(tok: str, players: Vocabulary | None) -> str | None:
-    return tok.lower() if players is None else players.lookup.get(tok.lower())
+    if players is None:
+        return tok.lower()
+    return players.lookup.get(tok) or players.lookup.get(tok.lower())
 
 
-def fast_command(toks: list[str], players: Vocabulary | None) -> PlayerCommand | None:
-    """The command the tokens spell if they are a common well-formed command, else None
-    (the slow path `read_command` then parses or explains)."""
-    verb = _VERB.get(toks[0].lower()) if toks else None
-    if verb is None:
+def _fast_amount(toks: list[str]) -> int | None:
+    return _fast_number(toks[1]) if len(toks) == 2 else None
+
+
+def _fast_bid(toks: list[str], players: Vocabulary | None) -> PlayerCommand | None:
+    amount = _fast_amount(toks)
+    return Bid(amount) if amount is not None else None
+
+
+def _fast_sell(toks: list[str], players: Vocabulary | None) -> PlayerCommand | None:
+    steps = _fast_amount(toks)
+    return Sell(steps) if steps is not None else None
+
+
+def _fast_build(toks: list[str], players: Vocabulary | None) -> PlayerCommand | None:
+    tok = toks[1]
+    building = _BUILDING.get(tok) or _BUILDING.get(tok.lower())
+    cells = _fast_cells(toks[2:])
+    return Build(building, cells) if building is not None and cells is not None else None
+
+
+def _fast_place(toks: list[str], players: Vocabulary | None) -> PlayerCommand | None:
+    tok = toks[1]
+    landscape = _LANDSCAPE.get(tok) or _LANDSCAPE.get(tok.lower())
+    cells = _fast_cells(toks[2:])
+    return Place(landscape, cells) if landscape is not None and cells is not None else None
+
+
+def _fast_keep(toks: list[str], players: Vocabulary | None) -> PlayerCommand | None:
+    cards = _fast_words(toks[1:], _PROFESSION)
+    return Keep(cards) if cards is not None else None
+
+
+def _fast_recruit(toks: list[str], players: Vocabulary | None) -> PlayerCommand | None:
+    if len(toks) != 4 or toks[2].lower() != "from":
         return None
-    n = len(toks)
-    if n == 1:
-        return _SIMPLE.get(verb)
-    if verb == "bid" or verb == "sell":
-        amount = _fast_number(toks[1]) if n == 2 else None
-        if amount is None:
-            return None
-        return Bid(amount) if verb == "bid" else Sell(amount)
-    if verb == "build" or verb == "place":
-        tile = (_BUILDING if verb == "build" else _LANDSCAPE).get(toks[1].lower())
-        cells = _fast_cells(toks, 2)
-        if tile is None or cells is None:
-            return None
-        return Build(tile, cells) if verb == "build" else Place(tile, cells)
-    if verb == "work":
-        return _fast_work(toks)
-    if verb == "keep":
-        cards = _fast_words(toks, 1, _PROFESSION)
-        return Keep(cards) if cards is not None else None
-    if verb == "recruit":
-        if n != 4 or toks[2].lower() != "from":
-            return None
-        profession = _PROFESSION.get(toks[1].lower())
-        victim = _fast_player(toks[3], players)
-        if profession is None or victim is None:
-            return None
-        return Recruit(profession, victim)
-    if n != 2:
+    profession = _PROFESSION.get(toks[1].lower())
+    victim = _fast_player(toks[3], players)
+    if profession is None or victim is None:
         return None
-    word = toks[1].lower()
-    if verb == "open" or verb == "take":
-        obj = _OBJECT.get(word)
-        if obj is None:
-            return None
-        return Open(obj) if verb == "open" else Take(obj)
-    if verb == "choose":
-        card = _CARD.get(word)
-        return Choose(card) if card is not None else None
-    if verb == "freedom":
-        freedom = _FREEDOM.get(word)
-        return Freedom(freedom) if freedom is not None else None
-    return None
+    return Recruit(profession, victim)
 
 
-def _fast_work(toks: list[str]) -> PlayerCommand | None:
+def _fast_word(toks: list[str], lookup: dict[str, str]) -> str | None:
+    """The one word after the verb, if that is all there is."""
+    if len(toks) != 2:
+        return None
+    tok = toks[1]
+    return lookup.get(tok) or lookup.get(tok.lower())
+
+
+def _fast_open(toks: list[str], players: Vocabulary | None) -> PlayerCommand | None:
+    obj = _fast_word(toks, _OBJECT)
+    return Open(obj) if obj is not None else None
+
+
+def _fast_take(toks: list[str], players: Vocabulary | None) -> PlayerCommand | None:
+    obj = _fast_word(toks, _OBJECT)
+    return Take(obj) if obj is not None else None
+
+
+def _fast_choose(toks: list[str], players: Vocabulary | None) -> PlayerCommand | None:
+    card = _fast_word(toks, _CARD)
+    return Choose(card) if card is not None else None
+
+
+def _fast_freedom(toks: list[str], players: Vocabulary | None) -> PlayerCommand | None:
+    freedom = _fast_word(toks, _FREEDOM)
+    return Freedom(freedom) if freedom is not None else None
+
+
+def _fast_work(toks: list[str], players: Vocabulary | None) -> PlayerCommand | None:
     profession = _PROFESSION.get(toks[1].lower())
     if profession is None:
         return None
@@ -486,6 +516,39 @@ def _fast_work(toks: list[str]) -> PlayerCommand | None:
     return Work(profession, tuple(bonuses), pp or 0)
 
 
+_FAST: dict[str, Callable[[list[str], Vocabulary | None], PlayerCommand | None]] = {
+    "bid": _fast_bid,
+    "sell": _fast_sell,
+    "build": _fast_build,
+    "place": _fast_place,
+    "work": _fast_work,
+    "keep": _fast_keep,
+    "recruit": _fast_recruit,
+    "open": _fast_open,
+    "take": _fast_take,
+    "choose": _fast_choose,
+    "freedom": _fast_freedom,
+}
+"""The fast readers of the commands that take words after the verb, given all the
+tokens (two at least); `_SIMPLE` has those that take none."""
+assert set(_FAST) | set(_SIMPLE) == set(VERBS.words)
+
+
+def fast_command(toks: list[str], players: Vocabulary | None) -> PlayerCommand | None:
+    """The command the tokens spell if they are a common well-formed command, else None
+    (the slow path `read_command` then parses or explains)."""
+    if not toks:
+        return None
+    tok = toks[0]
+    verb = _VERB.get(tok) or _VERB.get(tok.lower())
+    if verb is None:
+        return None
+    if len(toks) == 1:
+        return _SIMPLE.get(verb)
+    fast = _FAST.get(verb)
+    return fast(toks, players) if fast is not None else None
+
+
 def fast_chance(text: str, star: int, players: Vocabulary | None) -> ChanceCommand | None:
     """The chance command of a common well-formed chance line, else None (the slow
     path `read_chance` then parses or explains)."""
@@ -496,19 +559,23 @@ def fast_chance(text: str, star: int, players: Vocabulary | None) -> ChanceComma
     n = len(head)
     if n < 2 or n > 3:
         return None
-    event = _CHANCE.get(head[0].lower())
+    tok = head[0]
+    event = _CHANCE.get(tok) or _CHANCE.get(tok.lower())
     player = _fast_player(head[1], players)
     if event is None or player is None:
         return None
     if event == "deal":
         if n != 2:
             return None
-        cards = _fast_words(text[colon + 1 :].split(), 0, _PROFESSION)
+        cards = _fast_words(text[colon + 1 :].split(), _PROFESSION)
         return Deal(player, cards) if cards is not None else None
-    deck = _DECK.get(head[2].lower()) if n == 3 else None
+    if n != 3:
+        return None
+    tok = head[2]
+    deck = _DECK.get(tok) or _DECK.get(tok.lower())
     if deck is None:
         return None
-    cards = _fast_words(text[colon + 1 :].split(), 0, _DECK_LOOKUP[deck])
+    cards = _fast_words(text[colon + 1 :].split(), _DECK_LOOKUP[deck])
     return Draw(player, deck, cards) if cards is not None else None
 
 
@@ -607,9 +674,8 @@ def format_command(cmd: Command) -> str:
 
 def is_hidden(cmd: Command) -> bool:
     """True if the command's cards are hidden (`HIDDEN`): a line of a public log."""
-    match cmd:
-        case Keep(cards) | Deal(_, cards) | Draw(_, _, cards):
-            return HIDDEN in cards
-        case Choose(card):
-            return card == HIDDEN
+    if type(cmd) is Keep or type(cmd) is Deal or type(cmd) is Draw:
+        return HIDDEN in cmd.cards
+    if type(cmd) is Choose:
+        return cmd.card == HIDDEN
     return False
