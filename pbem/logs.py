@@ -20,8 +20,9 @@ default game), played through `engine.match.Match`. Two kinds of log (see docs/l
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from engine.errors import GameError, IllegalMoveError, NotationError
@@ -32,6 +33,7 @@ from notation import (
     Chance,
     Comment,
     GameLog,
+    LogEntry,
     LogItem,
     Move,
     RoundMarker,
@@ -42,6 +44,7 @@ from notation import (
     split_players,
 )
 from notation.grammar import Grammar
+from notation.limits import MAX_LINES
 from notation.registry import grammar_for
 from notation.words import quote, visible
 
@@ -443,33 +446,12 @@ class _Replay:
         self.marked[item.number] = item.line
 
     def run(self, upto: int | None) -> None:
-        is_hidden = None
-        move, chance = self.move, self.chance
+        last = upto if upto is not None else MAX_LINES  # no line after it is read
         try:
-            for entry in iter_log(self.text, grammar=self._wanted_grammar()):
-                if upto is not None and entry.line > upto and not isinstance(entry, Tag):
-                    break  # the header is always read: the game exists from line 0 on
-                self.line = entry.line
-                if isinstance(entry, Tag):
-                    self.tag(entry)
-                    continue
-                if isinstance(entry, Comment):
-                    continue
-                if is_hidden is None:
-                    if self.match is None:
-                        self.setup(entry)
-                    is_hidden = grammar_for(self._game().name).is_hidden
-                if not self.hidden and isinstance(entry, Move | Chance) \
-                        and is_hidden(entry.command):
-                    self.hidden = entry.line
-                if self.hidden:
-                    continue  # a public log: the rest is read for its notation only
-                if isinstance(entry, Move):
-                    move(entry)
-                elif isinstance(entry, Chance):
-                    chance(entry)
-                else:
-                    self.round_marker(entry)
+            entries = iter_log(self.text, grammar=self._wanted_grammar())
+            first = self.header(entries, last)
+            if first is not None:
+                self.body(first, entries, last)
         except NotationError as e:
             line = e.line if e.line is not None else self.line
             if upto is None or line <= upto:
@@ -489,6 +471,68 @@ class _Replay:
             self.match.resolve_chance()
         if not self.hidden:
             self.check_result()
+
+    def header(self, entries: Iterator[LogEntry], last: int) -> LogItem | None:
+        """Read the tags (all of them, whatever `last` says) up to the first line after
+        them, which is returned unless it comes after line `last` or there is none."""
+        for entry in entries:
+            if type(entry) is Tag:
+                self.line = entry.line
+                self.tag(entry)
+            elif entry.line > last:
+                return None
+            else:
+                self.line = entry.line
+                if type(entry) is not Comment:
+                    return entry
+        return None
+
+    def body(self, first: LogItem, entries: Iterator[LogEntry], last: int) -> None:
+        """Play the lines from `first` on, up to line `last`. The log reader yields no
+        tag after the first line of the body (it stops with an error)."""
+        if self.match is None:
+            self.setup(first)
+        match = self.match
+        assert match is not None
+        is_hidden = grammar_for(self._game().name).is_hidden
+        due, play, resolve = match.game.chance_due, match.play, match.resolve_chance
+        seats, seeded = self.seats, self.seed is not None
+        line = first.line
+        try:
+            for entry in chain((first,), entries):
+                if entry.line > last:
+                    return
+                line = entry.line
+                if type(entry) is Move:
+                    command = entry.command
+                    if is_hidden(command):
+                        break
+                    seat = seats[entry.actor]
+                    if seeded:
+                        resolve()
+                    elif due(match.state) is not None:
+                        self.move(entry)  # the general way: a chance line is missing
+                        continue
+                    try:
+                        play(seat, command)
+                    except IllegalMoveError as e:
+                        raise self._illegal(entry, e, seat) from None
+                elif type(entry) is Chance:
+                    if is_hidden(entry.command):
+                        break
+                    self.chance(entry)
+                elif type(entry) is RoundMarker:
+                    self.round_marker(entry)
+            else:
+                return
+            # A public log: the rest is read for its notation only.
+            self.hidden = line
+            for entry in entries:
+                if entry.line > last:
+                    return
+                line = entry.line
+        finally:
+            self.line = line
 
     def check_result(self) -> None:
         match = self.match
