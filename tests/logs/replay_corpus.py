@@ -102,8 +102,7 @@ def _mutate(text: str, rng: random.Random) -> str:
                                      for n in ("anna", "bas", "chris")]
         lines[i + 1:i + 1] = extra[: rng.randrange(1, 5)]
     elif kind == 8:
-        lines[i] = re.sub(r"(keep|choose|:)((?: [a-z0-9-]+)+)$",
-                          lambda m: m[1] + " ?" * len(m[2].split()), line)
+        lines[i] = _hidden(line)
     elif kind == 9:
         return "\n".join(lines[: i + rng.randrange(-1, 2)])
     elif kind == 10:
@@ -115,11 +114,59 @@ def _mutate(text: str, rng: random.Random) -> str:
     return "\n".join(lines)
 
 
+def _hidden(line: str) -> str:
+    """The line with its cards hidden, if it is a keep, a choice or a chance line."""
+    return re.sub(r"^(\w+: (?:keep|choose)|\*[^:]*:)((?: \S+)+)$",
+                  lambda m: m[1] + " ?" * len(m[2].split()), line)
+
+
+def _edits(text: str) -> Iterator[tuple[str, str]]:
+    """The same few edits of every log: the lines a fast path might get wrong."""
+    lines = text.split("\n")
+    body = [i for i, line in enumerate(lines) if line.strip() and not line.startswith("[")]
+    chance = [i for i in body if lines[i].startswith("*")]
+    moves = [i for i in body if ":" in lines[i] and i not in chance]
+    rounds = [i for i in body if lines[i].startswith("round")]
+
+    def edit(at: int, *new: str) -> str:
+        return "\n".join([*lines[:at], *new, *lines[at + 1:]])
+
+    if len(chance) > 4:
+        yield "no-deal", edit(chance[1])
+        yield "no-draw", edit(chance[-2])
+        yield "sell-before-draw", edit(chance[-2], lines[chance[-2]].split()[2] + ": sell 1")
+        yield "hidden-draw", edit(chance[-2], _hidden(lines[chance[-2]]))
+        yield "upper-chance", edit(chance[-1], lines[chance[-1]].upper())
+    hidden = [i for i in moves if re.search(r": (keep|choose) ", lines[i])]
+    if hidden:
+        yield "hidden-move", edit(hidden[0], _hidden(lines[hidden[0]]))
+        yield "hidden-late", edit(hidden[-1], _hidden(lines[hidden[-1]]))
+    if rounds:
+        yield "round-word", edit(rounds[1], lines[rounds[1]] + " x")
+        yield "round-colon", edit(rounds[1], lines[rounds[1]] + ":")
+        yield "round-upper", edit(rounds[1], lines[rounds[1]].upper())
+        yield "round-digits", edit(rounds[1], "round 0000000002")
+        yield "round-long", edit(rounds[1], "round " + "9" * 10)
+    yield "long-tag", edit(0, lines[0], f'[Event "{"e" * 1001}"]')
+    yield "tag-spaced", edit(0, lines[0].replace(" ", "  ").replace("[", "[ "))
+    yield "tag-escaped", edit(0, lines[0], r'[Event "a \"b\" c\\"]')
+    yield "actors-upper", "\n".join(
+        re.sub(r"^[^:*\[]+:", lambda m: m[0].upper(), line) for line in lines)
+    yield "indented", "\n".join("  " + line for line in lines)
+    yield "crlf", text.replace("\n", "\r\n")
+    yield "bom", "\ufeff" + text
+    yield "comments", "\n".join(line + "  # " + str(i) for i, line in enumerate(lines))
+    yield "prefixes", "\n".join(re.sub(r"^(\w{3})\w*: (\w{3})\w* ", r"\1: \2 ", line)
+                                 for line in lines)
+
+
 def corpus() -> Iterator[tuple[str, str, int | None]]:
     """(case name, log text, `upto` or None) of every case."""
     for name, text in base_logs():
         yield name, text, None
         yield f"{name}@60", text, 60
+        for what, edited in _edits(text):
+            yield f"{name}:{what}", edited, None
         for k in range(MUTATIONS):
             rng = random.Random(f"{name}|{k}")
             mutated = _mutate(text, rng)
