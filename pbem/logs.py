@@ -448,10 +448,14 @@ class _Replay:
     def run(self, upto: int | None) -> None:
         last = upto if upto is not None else MAX_LINES  # no line after it is read
         try:
-            entries = iter_log(self.text, grammar=self._wanted_grammar())
+            read, failure = _read_ahead(iter_log(self.text, grammar=self._wanted_grammar()),
+                                        last)
+            entries = iter(read)
             first = self.header(entries, last)
             if first is not None:
                 self.body(first, entries, last)
+            if failure is not None:  # reached: every line before it was good
+                raise failure
         except NotationError as e:
             line = e.line if e.line is not None else self.line
             if upto is None or line <= upto:
@@ -585,6 +589,24 @@ class _Replay:
             hidden=self.hidden,
             game=game,
         )
+
+
+def _read_ahead(entries: Iterator[LogEntry], last: int) -> tuple[list[LogEntry], Exception | None]:
+    """The entries a replay up to line `last` reads (every tag, the lines up to the
+    first after `last`), read before any is played, up to the first that cannot be
+    read; and what stopped the reading there, if anything (raised by the caller once
+    the lines before it are played, as if they were read one by one). Reading first
+    and playing then is faster than reading and playing line by line."""
+    read: list[LogEntry] = []
+    append = read.append
+    try:
+        for entry in entries:
+            append(entry)
+            if entry.line > last and type(entry) is not Tag:
+                break
+    except Exception as e:  # raised again by the caller, where the reading got to
+        return read, e
+    return read, None
 
 
 def _counts(v: Variant) -> str:
