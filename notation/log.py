@@ -368,9 +368,8 @@ def iter_log(text: str, *, grammar: Grammar | None = None) -> Iterator[LogEntry]
             hash_at = line.find("#")
             content = line if hash_at < 0 else line[:hash_at]
             if fast:
-                colon = content.find(":")
-                if colon > 0 and (actor := actors.get(content[:colon])) is not None:
-                    rest = content[colon + 1 :]
+                head, sep, rest = content.partition(":")
+                if sep and (actor := actors.get(head)) is not None:
                     command = commands.get(rest)
                     if command is None:
                         command = fast_command(rest.split(), players)
