@@ -27,7 +27,7 @@ from typing import Any
 
 from engine.errors import GameError, IllegalMoveError, NotationError
 from engine.match import Match
-from engine.protocol import CHANCE, Game, Standing, Variant
+from engine.protocol import CHANCE, Game, Result, Standing, Variant
 from engine.registry import GAMES, get_game
 from notation import (
     Chance,
@@ -258,6 +258,7 @@ class _Replay:
         self.marked: dict[int, int] = {}  # round -> line of its marker
         self.line = 0
         self.hidden = 0  # the first line with hidden cards: played no further
+        self._outcome: tuple[Any, Result | None] | None = None  # (state, its result)
 
     # -- helpers ------------------------------------------------------------------
 
@@ -480,14 +481,14 @@ class _Replay:
         """Read the tags (all of them, whatever `last` says) up to the first line after
         them, which is returned unless it comes after line `last` or there is none."""
         for entry in entries:
-            if type(entry) is Tag:
+            if isinstance(entry, Tag):
                 self.line = entry.line
                 self.tag(entry)
             elif entry.line > last:
                 return None
             else:
                 self.line = entry.line
-                if type(entry) is not Comment:
+                if not isinstance(entry, Comment):
                     return entry
         return None
 
@@ -538,11 +539,18 @@ class _Replay:
         finally:
             self.line = line
 
+    def outcome(self, match: Match) -> Result | None:
+        """The game's result at the match's state (worked out once per state)."""
+        state = match.state
+        if self._outcome is None or self._outcome[0] is not state:
+            self._outcome = (state, match.game.result(state))
+        return self._outcome[1]
+
     def check_result(self) -> None:
         match = self.match
         if self.result is None or match is None:
             return
-        outcome = match.game.result(match.state)
+        outcome = self.outcome(match)
         if outcome is None:
             return
         for s in outcome.standings:
@@ -569,7 +577,7 @@ class _Replay:
                                 game=self.game)
         game, state = match.game, match.state
         names = match.names
-        outcome = game.result(state)
+        outcome = self.outcome(match)
         round_, phase = game.progress(state)
         return ReplayResult(
             file=self.file,
