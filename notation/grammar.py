@@ -89,7 +89,9 @@ class Grammar(Protocol):
 
     def fast_command(self, toks: list[str], players: Vocabulary | None) -> Any | None:
         """The command the tokens after `ACTOR:` spell if they are a common
-        well-formed command, else None (never raises)."""
+        well-formed command, else None (never raises). A value of its arguments
+        alone: the log reader reuses it for every line of a log with the same text
+        after `ACTOR:`, so the command must be an immutable value."""
         ...
 
     def read_command(self, r: Reader, players: Vocabulary | None) -> Any:
