@@ -7,11 +7,11 @@ read by `notation.log`: header tags, `round N` markers, comments, the players'
 names, the bounds of `notation.limits`. Grammars are found by the game's name in
 `notation.registry`, the name of the [Game] tag and of `engine.protocol.Game.name`.
 
-The log reader calls a grammar twice per line at most: a fast path (`fast_command`,
-`fast_chance`) that recognises common well-formed lines with plain dict lookups and
-returns None for anything else, then, only for those, the slow path (`read_command`,
-`read_chance`) that parses or explains, with exact columns. A fast result always
-equals the slow one.
+The log reader reads each line by a fast path first (`fast_command`, `fast_chance`),
+which recognises common well-formed lines with plain dict lookups and returns None for
+anything else (it may be asked twice about such a line), then, only for those, by the
+slow path (`read_command`, `read_chance`) that parses or explains, with exact columns.
+A fast result always equals the slow one.
 """
 
 from __future__ import annotations

@@ -352,8 +352,9 @@ def iter_log(text: str, *, grammar: Grammar | None = None) -> Iterator[LogEntry]
     # The body's fast path: a move `actor: command` with the actor's name as listed
     # (or a prefix of it) right before the colon, whose command the grammar's fast
     # path reads, a chance line with its '*' first and a plain `round N`. Anything
-    # else, and every error, goes the general way below, which is the reference. A command text seen
-    # before is not read again: fast results are values of their text alone.
+    # else, and every error, goes the general way below, which is the reference. A
+    # command text seen before is not read again: fast results are values of their
+    # text alone.
     fast = False  # set at the first line of the body
     fast_command: Callable[[list[str], Vocabulary | None], Any] = _none
     fast_chance: Callable[[str, int, Vocabulary | None], Any] = _none
