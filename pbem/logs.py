@@ -2,10 +2,12 @@
 
 Pure: text in, a `ReplayResult` out; no I/O, no clock, no global random.
 
-`replay_log` applies each line as the notation reader yields it and stops at the first
-error. It never raises: a bad log, whatever its bytes, is a result with `ok=False` and
-an error naming the line and column (an exception inside would be a bug, and is reported
-as an error of kind "internal" rather than raised).
+`replay_log` reads the log up to its first unreadable line, then applies the lines
+read in order and stops at the first error: the first bad line, bad notation or an
+illegal move, as if it read and applied the lines one by one. It never raises: a bad
+log, whatever its bytes, is a result with `ok=False` and an error naming the line and
+column (an exception inside would be a bug, and is reported as an error of kind
+"internal" rather than raised).
 
 The game is the registered one the `[Game]` tag names (`engine.registry`; no tag: the
 default game), played through `engine.match.Match`. Two kinds of log (see docs/logs.md):
