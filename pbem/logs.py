@@ -29,7 +29,7 @@ from typing import Any
 
 from engine.errors import GameError, IllegalMoveError, NotationError
 from engine.match import Match
-from engine.protocol import CHANCE, Game, Result, Standing, Variant
+from engine.protocol import CHANCE, Game, Standing, Variant
 from engine.registry import GAMES, get_game
 from notation import (
     Chance,
@@ -260,7 +260,6 @@ class _Replay:
         self.marked: dict[int, int] = {}  # round -> line of its marker
         self.line = 0
         self.hidden = 0  # the first line with hidden cards: played no further
-        self._outcome: tuple[Any, Result | None] | None = None  # (state, its result)
 
     # -- helpers ------------------------------------------------------------------
 
@@ -518,7 +517,7 @@ class _Replay:
                     if seeded:
                         resolve()
                     elif due(match.state) is not None:
-                        self.move(entry)  # the general way: a chance line is missing
+                        self.move(entry)  # the general way: a chance line is due
                         continue
                     try:
                         play(seat, command)
@@ -541,18 +540,11 @@ class _Replay:
         finally:
             self.line = line
 
-    def outcome(self, match: Match) -> Result | None:
-        """The game's result at the match's state (worked out once per state)."""
-        state = match.state
-        if self._outcome is None or self._outcome[0] is not state:
-            self._outcome = (state, match.game.result(state))
-        return self._outcome[1]
-
     def check_result(self) -> None:
         match = self.match
         if self.result is None or match is None:
             return
-        outcome = self.outcome(match)
+        outcome = match.game.result(match.state)
         if outcome is None:
             return
         for s in outcome.standings:
@@ -579,7 +571,7 @@ class _Replay:
                                 game=self.game)
         game, state = match.game, match.state
         names = match.names
-        outcome = self.outcome(match)
+        outcome = game.result(state)
         round_, phase = game.progress(state)
         return ReplayResult(
             file=self.file,
