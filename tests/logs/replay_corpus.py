@@ -9,9 +9,10 @@ swapped, duplicated or moved, a number, a name or a word changed, undo lines ins
 cards hidden, the text cut short), some replayed only up to a line.
 
 It imports only what every version of pbem has, so it can write the expectations with
-another checkout first on the path:
+another checkout first on the path (`logs`: write the self-played logs first, by that
+checkout's self-play):
 
-    PYTHONPATH=/path/to/old/checkout .venv/bin/python tests/logs/replay_corpus.py
+    PYTHONPATH=/path/to/old/checkout .venv/bin/python tests/logs/replay_corpus.py [logs]
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from pbem.logs import ReplayResult, format_game_log, replay_log, result_tag
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 EXPECTED = HERE / "fixtures" / "replay_expected.json"
+LOGS = HERE / "fixtures" / "corpus"  # the self-played logs
 FIXTURE_LOGS = (
     "tests/logs/fixtures/princes-recorded-4p.log",
     "tests/fixtures/versions/0.2.0/3-players.log",
@@ -49,8 +51,8 @@ def _digest(value: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def base_logs() -> Iterator[tuple[str, str]]:
-    """(name, text) of the valid logs the corpus starts from."""
+def self_played() -> Iterator[tuple[str, str]]:
+    """(name, text) of the self-played logs of the corpus, as `write_logs` made them."""
     game = get_game()
     head = [("Game", game.name), ("Variant", "standard")]
     for n in (3, 4, 5):
@@ -63,6 +65,14 @@ def base_logs() -> Iterator[tuple[str, str]]:
             yield (f"seeded-{n}p-{seed}",
                    format_game_log(p.players, p.moves, [*head, ("Seed", p.seed), result],
                                    include_chance=seed == 1))
+
+
+def base_logs() -> Iterator[tuple[str, str]]:
+    """(name, text) of the valid logs the corpus starts from: the self-played ones as
+    stored (so that the corpus stays the same whatever self-play does later), then the
+    fixture logs."""
+    for path in sorted(LOGS.glob("*.log")):
+        yield path.stem, path.read_text(encoding="utf-8")
     for path in FIXTURE_LOGS:
         yield path, (ROOT / path).read_text(encoding="utf-8")
 
@@ -210,6 +220,12 @@ def expectation(text: str, upto: int | None) -> dict[str, Any]:
     }
 
 
+def write_logs() -> None:
+    LOGS.mkdir(exist_ok=True)
+    for name, text in self_played():
+        (LOGS / f"{name}.log").write_text(text, encoding="utf-8")
+
+
 def write() -> None:
     cases = {name: expectation(text, upto) for name, text, upto in corpus()}
     EXPECTED.write_text(json.dumps(cases, indent=0, ensure_ascii=False) + "\n",
@@ -218,4 +234,6 @@ def write() -> None:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["logs"]:
+        write_logs()
     write()
