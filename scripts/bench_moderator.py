@@ -533,7 +533,12 @@ def drain_run(cfg: Config, specs: list[PlayerSpec], n_workers: int, n_games: int
         for p in procs:
             p.send_signal(signal.SIGINT)
         for p in procs:
-            p.wait()
+            try:
+                p.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                print(f"  worker {p.pid} did not stop within 60 s of SIGINT; killed")
+                p.kill()
+                p.wait()
     with store.read() as s:
         statuses = list(s.exec(select(InboundMail.status)))
         sent = s.exec(select(func.count()).select_from(OutMail)
