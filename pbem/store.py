@@ -82,6 +82,31 @@ class Game(SQLModel, table=True):
     deadline: datetime | None = _ts(nullable=True)
     reminded: bool = False
     late_notified: bool = False
+    # When a deadline pass next has something to do for the game (`next_due`), kept
+    # by the mapper on every write of the row; indexed, so a pass reads only due games.
+    due_at: datetime | None = _ts(nullable=True, index=True)
+
+
+def next_due(game: Game) -> datetime | None:
+    """When a deadline pass next has something to do for `game`: its reminder time
+    until it is reminded (with a reminder lead), then its deadline until the late
+    policy has acted for good (`wait`: once the late notice is sent; `auto` acts at
+    every pass while the deadline stands). None when finished, paused, or without a
+    deadline."""
+    deadline = as_utc(game.deadline)
+    if game.finished or game.paused or deadline is None:
+        return None
+    if not game.reminded and game.reminder_hours > 0:
+        return deadline - timedelta(hours=game.reminder_hours)
+    if game.late_policy == "auto" or not game.late_notified:
+        return deadline
+    return None
+
+
+@event.listens_for(Game, "before_insert")
+@event.listens_for(Game, "before_update")
+def _keep_due_at(_mapper: Any, _connection: Any, game: Game) -> None:
+    game.due_at = next_due(game)
 
 
 class Seat(SQLModel, table=True):

@@ -210,6 +210,9 @@ class DirSender:
 # --------------------------------------------------------------------------- IMAP
 
 
+_NEW_MAIL = re.compile(rb"\* \d+ EXISTS")  # an untagged IDLE response: the folder grew
+
+
 class ImapInbox:
     """The moderator's IMAP folder (imap-tools). UIDs are `folder/uidvalidity/uid`."""
 
@@ -217,6 +220,7 @@ class ImapInbox:
         self.cfg = cfg
         self.mb: Any = None
         self.uidvalidity = "0"
+        self.idling = False  # in IDLE now (the server answers nothing but DONE)
 
     def __enter__(self) -> ImapInbox:
         from imap_tools import MailBox, MailBoxStartTls, MailBoxUnencrypted
@@ -247,10 +251,16 @@ class ImapInbox:
     def __exit__(self, *exc: object) -> None:
         if self.mb is not None:
             try:
-                self.mb.logout()
+                if self.idling:
+                    # A stop signal cut IDLE short: the server waits for DONE and would
+                    # never answer a LOGOUT, so the connection is just closed.
+                    self.mb.client.shutdown()
+                else:
+                    self.mb.logout()
             except Exception:  # the connection may be gone already
                 pass
             self.mb = None
+            self.idling = False
 
     def _uid(self, uid: str) -> str:
         return f"{self.cfg.imap_folder}/{self.uidvalidity}/{uid}"
@@ -306,11 +316,22 @@ class ImapInbox:
         self._move(uid, f"{self.cfg.processed_folder}-failed")
 
     def wait(self, seconds: float) -> None:
+        """Until new mail arrives (with IDLE), or `seconds` pass. Other news of the
+        folder (another worker moving a mail away: EXPUNGE) does not end the wait,
+        so several workers on one folder do not wake each other for nothing."""
+        if not self.cfg.idle:
+            time.sleep(seconds)
+            return
+        end = time.monotonic() + max(1, int(seconds))
         try:
-            if self.cfg.idle:
-                self.mb.idle.wait(timeout=max(1, int(seconds)))
-            else:
-                time.sleep(seconds)
+            self.idling = True
+            self.mb.idle.start()
+            while (left := end - time.monotonic()) > 0:
+                news = self.mb.idle.poll(timeout=left)  # nothing: time is up, or EOF
+                if not news or any(_NEW_MAIL.match(r) for r in news):
+                    break
+            self.mb.idle.stop()
+            self.idling = False
         except Exception as e:
             raise TransportError(f"IMAP IDLE: {e}") from e
 

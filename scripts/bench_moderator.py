@@ -4,6 +4,7 @@ throughput of several `pbem serve` workers on one PostgreSQL database.
 
   .venv/bin/python scripts/bench_moderator.py [--moves N] [--players 4]
   .venv/bin/python scripts/bench_moderator.py --workers 1,2,4 [--repeat 3] [--games 6]
+  .venv/bin/python scripts/bench_moderator.py --deadlines 10000 [--repeat 5] [--postgres]
 
 Against the real mail stack when its variables are set (MAILSTACK_SMTP_PORT etc., as
 exported by `scripts/services.sh start`), else with the file transport. The database
@@ -23,6 +24,11 @@ is SQLite in a temp dir, or PostgreSQL with --postgres (needs DATABASE_URL).
    that whole loop, sending included. The worker counts are interleaved over
    --repeat rounds (1, 2, 4, 1, 2, 4, ...), and the medians are printed with the
    workers' CPU time per move and the duplicate deliveries seen.
+4. deadlines (--deadlines N): N games wait on deadlines none of which is due; one
+   deadline pass (`check_deadlines`) is timed against the walk pbem made before the
+   due time was stored (every game with a deadline read and judged in Python), in
+   interleaved blocks over --repeat rounds, CPU and wall time, medians. On SQLite,
+   and on PostgreSQL too when DATABASE_URL names one.
 """
 
 from __future__ import annotations
@@ -350,23 +356,276 @@ def run_workers(args: argparse.Namespace) -> None:
     counts = [int(x) for x in args.workers.split(",")]
     tmp = Path(tempfile.mkdtemp(prefix="pbem-bench-"))
     cfg, specs, transport = setup(tmp, 6, True)
-    print(f"transport: {transport}; database: PostgreSQL; {args.games} games of 3 at once, "
-          f"{args.moves} moves per run; workers {counts} interleaved over {args.repeat} rounds")
+    if args.backlog:
+        if cfg.transport == "files":
+            raise SystemExit("--backlog needs the real mail stack (scripts/services.sh)")
+        print(f"transport: {transport}; database: PostgreSQL; a backlog of {args.backlog} "
+              f"first moves of as many games, drained by the workers; workers {counts} "
+              f"interleaved over {args.repeat} rounds")
+    else:
+        print(f"transport: {transport}; database: PostgreSQL; {args.games} games of 3 at "
+              f"once, {args.moves} moves per run; workers {counts} interleaved over "
+              f"{args.repeat} rounds")
     results: dict[int, list[dict[str, float]]] = {n: [] for n in counts}
     for r in range(args.repeat):
         for n in counts:
-            res = one_run(cfg, specs, n, args.games, args.moves, f"r{r}", tmp)
+            if args.backlog:
+                res = drain_run(cfg, specs, n, args.backlog, f"r{r}")
+            else:
+                res = one_run(cfg, specs, n, args.games, args.moves, f"r{r}", tmp)
             results[n].append(res)
+            busy = f", machine {res['machine_busy']:.0%} busy" if "machine_busy" in res else ""
+            split = ", ".join(f"{k[4:]} {v:.0f}" for k, v in res.items() if k.startswith("cpu "))
+            busy += f"; CPU ms per move: {split}" if split else ""
             print(f"  round {r + 1}, {n} worker(s): {res['moves_s']:.1f} moves/s, "
                   f"{res['cpu_ms_per_move']:.0f} ms worker CPU per move, "
                   f"{res['duplicates']:.0f} duplicates ({res['moves']:.0f} moves, "
-                  f"{res['mails']:.0f} mails, {res['seconds']:.1f} s)", flush=True)
+                  f"{res['mails']:.0f} mails, {res['seconds']:.1f} s{busy})", flush=True)
     print("workers  median moves/s  median worker CPU ms/move  duplicate deliveries")
+    medians = {}
     for n in counts:
         rs = results[n]
-        print(f"{n:7d}  {statistics.median(x['moves_s'] for x in rs):14.1f}  "
+        medians[n] = statistics.median(x["moves_s"] for x in rs)
+        print(f"{n:7d}  {medians[n]:14.1f}  "
               f"{statistics.median(x['cpu_ms_per_move'] for x in rs):25.0f}  "
               f"{sum(x['duplicates'] for x in rs):20.0f}")
+    if 1 in medians and 4 in medians:
+        dups = sum(x["duplicates"] for rs in results.values() for x in rs)
+        print(f"4 workers / 1 worker: {medians[4] / medians[1]:.2f}x "
+              f"(target >= {SCALE_TARGET:.0f}x with 0 duplicates; {dups:.0f} duplicates); "
+              f"{os.cpu_count()} cores on this machine")
+
+
+SCALE_TARGET = 3.0
+"""Throughput at 4 workers over that at 1 (issue 11), with 0 duplicate deliveries."""
+
+
+def first_moves(mod: Moderator, specs: list[PlayerSpec], n_games: int, seed: str,
+                domain: str) -> list[EmailMessage]:
+    """`n_games` new games (their setup mails marked sent: not part of the measure)
+    and one legal move mail for each, from a seat that is to act."""
+    from sqlalchemy import update
+
+    from pbem.store import Game, OutMail
+
+    rng = random.Random(seed)
+    mails = []
+    for g in range(n_games):
+        players = [specs[(g + k) % len(specs)] for k in range(3)]
+        game_id = mod.new_game(players, utcnow(), game_id=f"drain-{g + 1}",
+                               seed=f"{seed}-{g}")
+        with mod.store.read() as s:
+            row = s.get(Game, game_id)
+            assert row is not None
+            state = mod.load(s, row)[1]
+            tokens = list(s.exec(select(Seat.token).where(Seat.game_id == game_id)
+                                 .order_by(Seat.seat)))
+        seat = rng.choice([x for x in GAME.to_act(state) if x != CHANCE])
+        cmd = rng.choice(legal_commands(state, seat, free=False))
+        msg = EmailMessage()
+        msg["From"] = players[seat].email
+        msg["To"] = f"moderator+{tokens[seat]}@{domain}"
+        msg["Subject"] = f"Re: [{game_id}] your turn"
+        msg["Message-ID"] = make_msgid(domain="bench.test")
+        msg.set_content(f"@v{state.version}\n{grammar_for(None).format_command(cmd)}\n")
+        mails.append(msg)
+    with mod.store.transaction() as s:
+        s.execute(update(OutMail).values(status="sent"))
+    return mails
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+MAIL_SERVERS = {"master", "smtpd", "cleanup", "qmgr", "lmtp", "trivial-rewrite", "pickup",
+                "tlsmgr", "anvil", "scache", "postlogd", "dovecot", "imap", "imap-login",
+                "auth", "config", "log", "stats", "indexer", "submission"}
+
+
+def cpu_by_group(workers: list[int]) -> dict[str, float]:
+    """CPU seconds of every process now (its own and its reaped children's), grouped:
+    the workers, PostgreSQL, the mail servers, this bench, everything else. A
+    difference of two calls is what each group used between them."""
+    tick = os.sysconf("SC_CLK_TCK")
+    groups = dict.fromkeys(("workers", "postgres", "mail servers", "bench", "other"), 0.0)
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            head, rest = stat.read_text().rsplit(")", 1)
+        except OSError:
+            continue
+        pid, comm = int(stat.parent.name), head.split("(", 1)[1]
+        f = rest.split()
+        cpu = sum(int(x) for x in f[11:15]) / tick
+        group = ("workers" if pid in workers else "bench" if pid == os.getpid()
+                 else "postgres" if comm.startswith("postgres") else "mail servers"
+                 if comm in MAIL_SERVERS else "other")
+        groups[group] += cpu
+    return groups
+
+
+def _machine_busy() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine since boot, every core."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    tick = os.sysconf("SC_CLK_TCK")
+    idle = fields[3] + fields[4]
+    return (sum(fields) - idle) / tick, sum(fields) / tick
+
+
+def drain_run(cfg: Config, specs: list[PlayerSpec], n_workers: int, n_games: int,
+              seed: str) -> dict[str, float]:
+    """`n_games` first moves wait at once in a staging folder; `n_workers` serve
+    processes are started and ready; the mails are moved into the inbox in one IMAP
+    MOVE and the clock runs until every move is applied and every status mail it
+    caused is taken by the SMTP server."""
+    import ssl
+
+    from imap_tools import MailBoxStartTls
+    from sqlmodel import col, func
+
+    from pbem.store import InboundMail, OutMail
+
+    clear_inboxes(cfg, specs)
+    store = Store(cfg.sqlalchemy_url())
+    store.drop_all()
+    store.create_all()
+    mod = Moderator(store, cfg)
+    mails = first_moves(mod, specs, n_games, seed, cfg.moderator_domain)
+    deliver = deliver_fn(cfg)
+    for m in mails:
+        deliver(m)
+    wait_inbox(cfg, n_games)
+    users = dict(u.split(":", 1) for u in os.environ["MAILSTACK_USERS"].split())
+    box = MailBoxStartTls(cfg.imap_host, cfg.imap_port, ssl_context=ssl.create_default_context(
+        cafile=cfg.ca_file)).login(cfg.moderator_address, users["moderator"])
+    if not box.folder.exists("staging"):
+        box.folder.create("staging")
+    box.move(box.uids("ALL"), "staging")
+    env = worker_env(cfg)
+    procs = [subprocess.Popen([sys.executable, "-c", "from pbem.cli import app; app()", "serve"],
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              text=True) for _ in range(n_workers)]
+    try:
+        for p in procs:
+            assert p.stdout is not None and p.stdout.readline().startswith("serving")
+        time.sleep(0.5)  # each has done its first pass and waits for mail
+        cpu0 = sum(_cpu_seconds(p.pid) for p in procs)
+        busy0, total0 = _machine_busy()
+        groups0 = cpu_by_group([p.pid for p in procs])
+        t0 = time.perf_counter()
+        box.folder.set("staging")
+        box.move(box.uids("ALL"), "INBOX")
+        while True:
+            with store.read() as s:
+                done = s.exec(select(func.count()).select_from(InboundMail)).one()
+                pending = s.exec(select(func.count()).select_from(OutMail)
+                                 .where(OutMail.status != "sent")).one()
+            if done >= n_games and pending == 0:
+                break
+            time.sleep(0.02)
+        took = time.perf_counter() - t0
+        cpu = sum(_cpu_seconds(p.pid) for p in procs) - cpu0
+        busy1, total1 = _machine_busy()
+        groups1 = cpu_by_group([p.pid for p in procs])
+    finally:
+        box.logout()
+        for p in procs:
+            p.send_signal(signal.SIGINT)
+        for p in procs:
+            try:
+                p.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                print(f"  worker {p.pid} did not stop within 60 s of SIGINT; killed")
+                p.kill()
+                p.wait()
+    with store.read() as s:
+        statuses = list(s.exec(select(InboundMail.status)))
+        sent = s.exec(select(func.count()).select_from(OutMail)
+                      .where(col(OutMail.sent_at).is_not(None))).one()
+    assert statuses.count("accepted") == n_games, statuses
+    post = ImapPlayers(cfg)
+    received: dict[str, int] = {}
+    for address in sorted({s.email for s in specs}):
+        for msg in post.receive(address):
+            mid = str(msg["Message-ID"])
+            received[mid] = received.get(mid, 0) + 1
+    post.close()
+    store.dispose()
+    return {"moves_s": n_games / took, "cpu_ms_per_move": cpu * 1000 / n_games,
+            "duplicates": sum(n - 1 for n in received.values() if n > 1),
+            "machine_busy": (busy1 - busy0) / (total1 - total0),
+            **{f"cpu {k}": (groups1[k] - groups0[k]) * 1000 / n_games for k in groups0},
+            "moves": n_games, "mails": sent, "seconds": took}
+
+
+DEADLINE_TARGET = 0.3
+"""Seconds for an idle deadline pass at 10,000 games (issue 11: selecting only the
+due games; the walk took 45 s on SQLite and 98 s on PostgreSQL there)."""
+
+
+def fill_idle_games(store: Store, n: int, now: Any) -> None:
+    """`n` games with a deadline none of which is due at `now`: the games table only,
+    which is all an idle pass reads (rows written by the ORM, so `due_at` is kept)."""
+    from datetime import timedelta
+
+    from pbem.store import Game
+
+    with store.transaction() as s:
+        for i in range(n):
+            deadline = now + timedelta(hours=24 + i % 48)
+            s.add(Game(id=f"idle-{i}", game=GAME.name, created=now, turn_hours=72,
+                       reminder_hours=12, late_policy="auto" if i % 2 else "wait",
+                       deadline=deadline, reminded=i % 3 == 0))
+
+
+def walk_every_game(mod: Moderator, now: Any) -> list[str]:
+    """The deadline pass's selection before `due_at`: every unfinished game with a
+    deadline, judged in Python."""
+    from sqlmodel import col
+
+    from pbem.deadlines import action_due
+    from pbem.store import Game
+
+    with mod.store.read() as s:
+        return [g.id for g in s.exec(select(Game).where(col(Game.finished).is_(False))
+                                     .where(col(Game.deadline).is_not(None)))
+                if action_due(g, now)]
+
+
+def run_deadlines(args: argparse.Namespace) -> None:
+    from pbem.deadlines import check_deadlines
+
+    urls = [("SQLite (WAL)", f"sqlite:///{tempfile.mkdtemp(prefix='pbem-bench-')}/dl.sqlite")]
+    if os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        urls.append(("PostgreSQL", os.environ["DATABASE_URL"]))
+    now = utcnow()
+    print(f"deadline pass over {args.deadlines} idle games (none due), {args.repeat} "
+          "interleaved rounds, medians; target <= "
+          f"{DEADLINE_TARGET} s at 10,000 games")
+    for name, url in urls:
+        store = Store(url)
+        store.drop_all()
+        store.create_all()
+        fill_idle_games(store, args.deadlines, now)
+        mod = Moderator(store, Config(moderator_address="moderator@example.org"))
+        ways: dict[str, Callable[[Moderator, Any], object]] = {
+            "pass by due_at (now)": check_deadlines,
+            "walk every game (before)": walk_every_game}
+        times: dict[str, list[tuple[float, float]]] = {k: [] for k in ways}
+        for _ in range(args.repeat):
+            for way, fn in ways.items():
+                w0, c0 = time.perf_counter(), time.process_time()
+                fn(mod, now)
+                times[way].append((time.perf_counter() - w0, time.process_time() - c0))
+        for way, ts in times.items():
+            wall = statistics.median(w for w, _ in ts)
+            cpu = statistics.median(c for _, c in ts)
+            target = f"  (target <= {DEADLINE_TARGET} s)" if way.endswith("(now)") else ""
+            print(f"  {name}, {way}: {wall * 1000:.1f} ms wall, {cpu * 1000:.1f} ms "
+                  f"CPU{target}")
+        store.drop_all()
+        store.dispose()
 
 
 def main() -> None:
@@ -379,8 +638,15 @@ def main() -> None:
                     help="comma-separated worker counts, e.g. 1,2,4 (PostgreSQL)")
     ap.add_argument("--repeat", type=int, default=3, help="rounds of --workers runs")
     ap.add_argument("--games", type=int, default=6, help="games at once with --workers")
+    ap.add_argument("--backlog", type=int, default=0,
+                    help="with --workers: drain this many waiting first moves instead of "
+                         "scripted players answering their mail")
+    ap.add_argument("--deadlines", type=int, default=0,
+                    help="time an idle deadline pass over this many games")
     args = ap.parse_args()
-    if args.workers:
+    if args.deadlines:
+        run_deadlines(args)
+    elif args.workers:
         run_workers(args)
     else:
         run(args)

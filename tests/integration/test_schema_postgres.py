@@ -12,6 +12,7 @@ from tests.pbem.schema_checks import (
     openers_migrate_once,
     schema_diff,
     upgrade_and_play_on,
+    upgrade_fills_due_at,
     upgrade_to_game_name_in_place,
 )
 
@@ -37,6 +38,10 @@ def test_release_database_with_a_game_upgrades_in_place_and_plays_on(database_ur
 
 def test_database_at_0002_gets_each_games_game_in_place(database_url: str) -> None:
     upgrade_to_game_name_in_place(database_url, make_revision_database(database_url, "0002"))
+
+
+def test_database_at_0004_gets_each_games_due_time_in_place(database_url: str) -> None:
+    upgrade_fills_due_at(database_url)
 
 
 def test_openers_at_once_migrate_once_under_the_advisory_lock(database_url: str) -> None:

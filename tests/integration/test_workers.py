@@ -283,3 +283,51 @@ def test_two_workers_move_the_same_mail_without_error(mailstack: MailStack, post
         a.done(fa[0].uid)
         b.done(fb[0].uid)  # gone already: no error
         assert b.fetch() == [] and a.fetch() == []
+
+
+def test_a_waiting_worker_wakes_for_new_mail_not_for_another_workers_move(
+        mailstack: MailStack, post: ImapPost) -> None:
+    """A worker in IDLE is not woken when another worker moves a mail away (the
+    folder shrank: EXPUNGE), and is when a new mail arrives (EXISTS)."""
+    import dataclasses
+    import threading
+
+    cfg = dataclasses.replace(moderator_config(mailstack, "sqlite://"), idle=True)
+    moderator = mailstack.moderator.address
+
+    def note(text: str) -> EmailMessage:
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = mailstack.players[0].address, moderator, text
+        msg.set_content(text)
+        return msg
+
+    post.send(note("first"))
+    with ImapInbox(cfg) as waiter, ImapInbox(cfg) as mover:
+        end = time.monotonic() + 30
+        while not (fetched := mover.fetch()):
+            assert time.monotonic() < end, "the first mail never arrived"
+            time.sleep(0.05)
+        polls: list[list[bytes]] = []
+        poll = waiter.mb.idle.poll
+
+        def spy(timeout: float) -> list[bytes]:
+            polls.append([])
+            polls[-1].extend(poll(timeout=timeout))
+            return polls[-1]
+
+        waiter.mb.idle.poll = spy
+        thread = threading.Thread(target=waiter.wait, args=(60,), daemon=True)
+        thread.start()
+        while not polls:
+            assert time.monotonic() < end, "the waiter never waited"
+            time.sleep(0.02)
+        mover.done(fetched[0].uid)  # another worker took the mail: EXPUNGE for the waiter
+        while len(polls) < 2:  # the EXPUNGE came, and the waiter waits on
+            assert thread.is_alive() and time.monotonic() < end, polls
+            time.sleep(0.02)
+        assert any(b"EXPUNGE" in r for r in polls[0])
+        post.send(note("second"))
+        thread.join(timeout=30)
+        assert not thread.is_alive(), "new mail did not end the wait"
+        assert any(b"EXISTS" in r for r in polls[-1])
+    clear_moderator(mailstack)

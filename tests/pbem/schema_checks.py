@@ -4,6 +4,7 @@ PostgreSQL in tests/integration (the same functions)."""
 from __future__ import annotations
 
 import threading
+from datetime import timedelta
 from pathlib import Path
 
 from alembic import command
@@ -12,11 +13,11 @@ from alembic.migration import MigrationContext
 from sqlalchemy import Integer, MetaData, Table, inspect
 from sqlalchemy import select as select_columns
 from sqlalchemy.engine import Engine
-from sqlmodel import SQLModel, select
+from sqlmodel import SQLModel, col, select
 
 from pbem import schema
 from pbem.schema import VERSION_TABLE, Migration, include_object
-from pbem.store import TABLES, EventRow, Game, OutMail, Store
+from pbem.store import TABLES, EventRow, Game, OutMail, Store, as_utc, next_due
 
 from .fakes import NOW, PLAYERS, FakeMailbox, FakeSmtp, make_moderator
 from .helpers import keep_line, run, send, state_of
@@ -115,6 +116,7 @@ def upgrade_to_game_name_in_place(url: str, game_id: str) -> None:
     after = rows_of(store.engine)
     assert [g.pop("game") for g in after["pbem_game"]] == ["princes-of-florence"]
     assert [g.pop("money_open") for g in before["pbem_game"]] == [False]  # dropped by 0004
+    assert [g.pop("due_at") for g in after["pbem_game"]] == [None]  # 0005: no deadline
     assert after.pop(VERSION_TABLE) == [{"version_num": schema.HEAD}]
     before.pop(VERSION_TABLE)
     assert after == before and before["pbem_event"] and before["pbem_outbox"]
@@ -123,6 +125,51 @@ def upgrade_to_game_name_in_place(url: str, game_id: str) -> None:
         assert game is not None and game.game == "princes-of-florence"
     store.dispose()
     upgrade_and_play_on(url, game_id)
+
+
+# (deadline in hours from NOW or None, reminder_hours, late_policy, reminded,
+#  late_notified, paused, finished) -> due_at in hours from NOW, or None
+DUE_CASES = {
+    "to-remind": ((48, 12, "wait", False, False, False, False), 36),
+    "reminded": ((48, 12, "wait", True, False, False, False), 48),
+    "no-reminder": ((-1, 0, "wait", False, False, False, False), -1),
+    "late-told": ((-1, 12, "wait", True, True, False, False), None),
+    "late-auto": ((-1, 12, "auto", True, True, False, False), -1),
+    "paused": ((5, 1, "wait", False, False, True, False), None),
+    "finished": ((5, 1, "wait", False, False, False, True), None),
+    "no-deadline": ((None, 12, "wait", False, False, False, False), None),
+}
+
+
+def upgrade_fills_due_at(url: str) -> None:
+    """A database at revision 0004 holding games in every deadline state is upgraded
+    in place: each game's `due_at` is what the moderator would store for it now
+    (`pbem.store.next_due`), and the deadline pass finds the due ones by it."""
+    game_id = make_revision_database(url, "0004")
+    store = Store(url)
+    table = Table("pbem_game", MetaData(), autoload_with=store.engine)
+    with store.engine.begin() as conn:
+        template = dict(conn.execute(table.select()).one()._mapping)
+        for name, ((hours, lead, policy, reminded, told, paused, finished), _) \
+                in DUE_CASES.items():
+            conn.execute(table.insert(), [template | {
+                "id": name, "reminder_hours": lead, "late_policy": policy,
+                "deadline": None if hours is None else NOW + timedelta(hours=hours),
+                "reminded": reminded, "late_notified": told, "paused": paused,
+                "finished": finished}])
+    assert store.create_all().before == "0004"
+    assert schema_diff(store.engine) == []
+    with store.read() as s:
+        games = {g.id: g for g in s.exec(select(Game))}
+    stored = {k: as_utc(g.due_at) for k, g in games.items()}
+    assert stored == {game_id: None} | {
+        k: None if due is None else NOW + timedelta(hours=due)
+        for k, (_, due) in DUE_CASES.items()}
+    assert all(as_utc(g.due_at) == next_due(g) for g in games.values())
+    with store.read() as s:
+        found = set(s.exec(select(Game.id).where(col(Game.due_at) <= NOW)))
+    assert found == {"no-reminder", "late-auto"}
+    store.dispose()
 
 
 def upgrade_and_play_on(url: str, game_id: str) -> None:

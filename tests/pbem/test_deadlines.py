@@ -7,15 +7,17 @@ from datetime import timedelta
 
 import pytest
 from freezegun import freeze_time
+from sqlalchemy import event
 
 from engine.princes.commands import Choose, Done, Keep, Pass, Place
 from engine.princes.definition import GAME
 from engine.princes.game import decide, replay, to_act
 from engine.princes.state import CHANCE
 from engine.selfplay import play_random
+from pbem.deadlines import DeadlineReport, check_deadlines
 from pbem.moderator import auto_command
 from pbem.runner import poll_once
-from pbem.store import Game, utcnow
+from pbem.store import Game, as_utc, next_due, utcnow
 
 from .fakes import NOW, PLAYERS
 from .helpers import keep_line, send, state_of
@@ -136,3 +138,78 @@ def test_auto_command_is_always_legal(seed: int) -> None:
             else:
                 assert isinstance(cmd, Done)
     assert {"Pass", "Done"} <= kinds
+
+
+class Reads:
+    """The SQL statements a block runs, and the games it loads from the database."""
+
+    def __init__(self, mod) -> None:
+        self.engine = mod.store.engine
+        self.statements: list[tuple[str, object]] = []
+        self.games: list[str] = []
+
+    def _statement(self, _conn, _cursor, statement, params, _context, _many) -> None:
+        self.statements.append((statement, params))
+
+    def _game(self, game, _context) -> None:
+        self.games.append(game.id)
+
+    def __enter__(self) -> Reads:
+        event.listen(self.engine, "before_cursor_execute", self._statement)
+        event.listen(Game, "load", self._game)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        event.remove(self.engine, "before_cursor_execute", self._statement)
+        event.remove(Game, "load", self._game)
+
+
+def test_a_pass_reads_only_the_due_games_through_the_index(mod) -> None:
+    """An idle pass is one query that loads no game, however many wait; a pass with
+    due games loads those and no other."""
+    games = [mod.new_game(PLAYERS, NOW, game_id=f"pof-{i}", seed=f"s{i}", turn_hours=48,
+                          reminder_hours=12) for i in range(12)]
+    for game in games[4:]:
+        mod.extend(game, 24, NOW)  # reminder due at 60 h
+    mod.pause(games[3], NOW)
+    with Reads(mod) as idle:
+        report = check_deadlines(mod, NOW + timedelta(hours=35))
+    assert report == DeadlineReport() and idle.games == []
+    ((sql, params),) = idle.statements
+    plan = mod.store.engine.raw_connection().execute(f"EXPLAIN QUERY PLAN {sql}", params)
+    assert "ix_pbem_game_due_at" in " ".join(str(row) for row in plan)
+    with Reads(mod) as due:
+        report = check_deadlines(mod, NOW + timedelta(hours=37))
+    assert report.reminded == games[:3] and sorted(set(due.games)) == games[:3]
+    with Reads(mod) as after:
+        assert check_deadlines(mod, NOW + timedelta(hours=37)) == DeadlineReport()
+    assert after.games == [] and len(after.statements) == 1
+    assert sorted(check_deadlines(mod, NOW + timedelta(hours=61)).reminded) == sorted(games[4:])
+
+
+@pytest.mark.parametrize("policy", ["wait", "auto"])
+def test_the_stored_due_time_follows_every_change(mod, policy: str) -> None:
+    """`due_at` is what `next_due` says after each change the moderator makes: new
+    game, reminder, late policy, extend, pause, resume."""
+    game = mod.new_game(PLAYERS, NOW, game_id="pof-1", turn_hours=48, reminder_hours=12,
+                        late_policy=policy)
+
+    def stored():
+        with mod.store.read() as s:
+            row = s.get(Game, game)
+            assert as_utc(row.due_at) == next_due(row)
+            return as_utc(row.due_at)
+
+    assert stored() == NOW + timedelta(hours=36)
+    check_deadlines(mod, NOW + timedelta(hours=37))
+    assert stored() == NOW + timedelta(hours=48)
+    check_deadlines(mod, NOW + timedelta(hours=49))
+    # wait: told once, nothing more is due; auto: played, to_act changed, new deadline
+    assert stored() == (None if policy == "wait" else NOW + timedelta(hours=85))
+    mod.extend(game, 10, NOW + timedelta(hours=50))
+    extended = stored()
+    assert extended is not None and extended < NOW + timedelta(hours=100)
+    mod.pause(game, NOW + timedelta(hours=50))
+    assert stored() is None
+    mod.resume(game, NOW + timedelta(hours=51))
+    assert stored() == NOW + timedelta(hours=51 + 36)

@@ -25,6 +25,7 @@ from .schema_checks import (
     openers_migrate_once,
     schema_diff,
     upgrade_and_play_on,
+    upgrade_fills_due_at,
     upgrade_to_game_name_in_place,
 )
 
@@ -96,14 +97,21 @@ def test_database_at_0002_gets_each_games_game_in_place(tmp_path) -> None:
     upgrade_to_game_name_in_place(url, make_revision_database(url, "0002"))
 
 
+def test_database_at_0004_gets_each_games_due_time_in_place(tmp_path) -> None:
+    upgrade_fills_due_at(sqlite_url(tmp_path))
+
+
 def test_database_made_between_release_and_migrations_is_upgraded(tmp_path) -> None:
     # create_all before the migrations made whatever the models held then: here all
-    # of today's tables but the send lease's columns (and the game's game, which came
-    # after the migrations), with the option column the models had then.
+    # of today's tables but the send lease's columns (and the game's game and due
+    # time, which came after the migrations), with the option column the models had
+    # then.
     store = Store(sqlite_url(tmp_path))
     SQLModel.metadata.create_all(store.engine, tables=TABLES)
     with store.engine.begin() as conn:
         conn.exec_driver_sql("ALTER TABLE pbem_game DROP COLUMN game")
+        conn.exec_driver_sql("DROP INDEX ix_pbem_game_due_at")  # came with 0005
+        conn.exec_driver_sql("ALTER TABLE pbem_game DROP COLUMN due_at")
         # the models of then held the first game's option column (dropped by 0004)
         conn.exec_driver_sql("ALTER TABLE pbem_game ADD COLUMN money_open BOOLEAN "
                              "NOT NULL DEFAULT 0")
