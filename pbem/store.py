@@ -18,6 +18,8 @@ revealed; nobody can before (docs/trust.md).
 from __future__ import annotations
 
 import json
+import sqlite3
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
@@ -309,10 +311,25 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     # pysqlite's own transaction handling would BEGIN on its own; we BEGIN explicitly.
     dbapi_conn.isolation_level = None
     cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
+    if cur.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+        _set_wal(cur)
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
+
+
+def _set_wal(cur: Any) -> None:
+    """Switch a database to WAL (a setting kept in the file). Connections opened at
+    once on a new file race for it, and SQLite answers "database is locked" at once,
+    without its busy wait, to all but one: they try again until the winner is done."""
+    for attempt in range(100):
+        try:
+            cur.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or attempt == 99:
+                raise
+            time.sleep(0.05)
 
 
 # --------------------------------------------------------------------------- games
