@@ -49,20 +49,25 @@ def ordered_map(work: Callable[[T], R], items: Sequence[T], *, jobs: int) -> Ite
     """`work` of each item, in the order of `items`; with `jobs` > 1 and more than one
     item, done by up to `jobs` worker processes (`work` and the items must pickle).
 
-    An exception raised by `work` is raised here, after the results of the items
-    before it, as in a serial loop.
+    The workers start here, before the caller starts any thread of its own (a progress
+    bar's), so that no thread is running when they are forked. An exception raised by
+    `work` is raised by the iterator, after the results of the items before it, as in
+    a serial loop.
     """
     workers = min(jobs, len(items))
     if workers <= 1:
-        yield from map(work, items)
-        return
+        return map(work, items)
     from concurrent.futures import ProcessPoolExecutor
 
     size = chunk_size(len(items), workers)
     chunks = [items[i:i + size] for i in range(0, len(items), size)]
     pool = ProcessPoolExecutor(max_workers=workers)
+    return _results(pool, pool.map(functools.partial(_run_chunk, work), chunks))
+
+
+def _results(pool: Any, chunks: Iterator[list[tuple[bool, Any]]]) -> Iterator[Any]:
     try:
-        for done in pool.map(functools.partial(_run_chunk, work), chunks):
+        for done in chunks:
             for ok, value in done:
                 if not ok:
                     raise value
