@@ -29,3 +29,15 @@ def test_bench_replay_smoke() -> None:
         "pbem us/line : chess us/move": ("<=", 0.2)}
     assert all(g["measured"] > 0 and isinstance(g["met"], bool) for g in goals.values())
     assert len(goals["pbem us/line : chess us/move"]["blocks"]) == 2
+
+
+def test_bench_jobs_smoke() -> None:
+    """scripts/bench_jobs.py replays an archive serially and with workers, the same."""
+    out = subprocess.run(
+        [sys.executable, str(SCRIPT.parent / "bench_jobs.py"), "--logs", "4", "--jobs", "2",
+         "--blocks", "1", "--json"],
+        capture_output=True, text=True, check=True, timeout=300,
+    )
+    data = json.loads(out.stdout)
+    assert [r["jobs"] for r in data["rows"]] == [1, 2] and data["same_output"] is True
+    assert all(r["games_per_s"] > 0 and r["cpu_s"] > 0 for r in data["rows"])
