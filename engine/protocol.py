@@ -68,6 +68,16 @@ class Variant:
 
 
 @dataclass(frozen=True, slots=True)
+class Summary:
+    """A game as help pages list it, importable without its rules: the same name,
+    title and variants as its `Game` (entry-point group `pbem.summaries`)."""
+
+    name: str
+    title: str
+    variants: Mapping[str, Variant]
+
+
+@dataclass(frozen=True, slots=True)
 class Setup:
     """What a game's first event records: the players, variant and options (by
     `Option.name`), whether chance comes from a seed, the rules edition and engine

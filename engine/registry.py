@@ -1,10 +1,11 @@
 """The registered games, by name.
 
 Each layer keeps its own registry of the same games: the rules here (group
-`pbem.games`), the grammar in `notation.registry` (`pbem.grammars`), the presenter in
-`pbem.registry` (`pbem.presenters`). Built-in games are entry points of those groups
-in `pyproject.toml`, so adding a game adds three lines there and changes no generic
-module; tests register a game of their own with `register`.
+`pbem.games`) and their summaries for help pages (`pbem.summaries`, optional), the
+grammar in `notation.registry` (`pbem.grammars`), the presenter in `pbem.registry`
+(`pbem.presenters`). Built-in games are entry points of those groups in
+`pyproject.toml`, so adding a game adds lines there and changes no generic module;
+tests register a game of their own with `register`.
 
 Entry points are read once, the first time a registry is asked, and each game's
 module is imported only when that game is asked for.
@@ -21,9 +22,10 @@ from .errors import GameError
 T = TypeVar("T")
 
 DEFAULT_GROUP = "pbem.default"
-"""The entry-point group whose one entry, `game`, is the default game: the game of a
-log without a [Game] tag and of commands without --game (pbem's first game, so that
-every older log and command means what it meant)."""
+"""The entry-point group whose one entry, `game`, is the default game (its `Game` or,
+cheaper to load, its `Summary`): the game of a log without a [Game] tag and of commands
+without --game (pbem's first game, so that every older log and command means what it
+meant)."""
 
 
 class UnknownGameError(GameError):
@@ -100,6 +102,23 @@ def _game_name(game: Any) -> str:
 
 GAMES: Registry[Any] = Registry("pbem.games", _game_name)
 """The rules of every registered game (`engine.protocol.Game`)."""
+
+
+SUMMARIES: Registry[Any] = Registry("pbem.summaries", _game_name)
+"""What help pages list of every registered game (`engine.protocol.Summary`): a tiny
+module per game, so that listing the games imports none of their rules."""
+
+
+def summary_of(name: str) -> Any:
+    """The name, title and variants of the game called `name`: its summary, or the
+    game itself when it registers none (it has the same attributes).
+
+    Raises:
+        UnknownGameError: no such game is registered.
+    """
+    if name in SUMMARIES.names():
+        return SUMMARIES.get(name)
+    return GAMES.get(name)
 
 
 _default: list[str] = []

@@ -13,6 +13,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     cls=GamesGroup,  # its help lists the registered games
+    rich_markup_mode=None,  # plain help and errors: rich would double the start-up time
 )
 
 for module in (cli_logs, cli_mail, cli_trust, cli_address):

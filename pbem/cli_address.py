@@ -15,7 +15,7 @@ from .cli_mail import DbOption, _fail, _moderate, _moderator
 from .errors import PbemError
 
 app = typer.Typer(help="Register or remove the addresses a seat plays from.",
-                  no_args_is_help=True)
+                  no_args_is_help=True, rich_markup_mode=None)
 
 
 @app.command("list")

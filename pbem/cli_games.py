@@ -29,7 +29,24 @@ def games_epilog(options: bool = False) -> str:
 
 
 class GamesGroup(TyperGroup):
-    """The top-level app: its help ends with the registered games."""
+    """The top-level app: its help ends with the registered games, and its commands
+    convert plain values without pydantic (`pbem.cli_values`)."""
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        from .cli_values import convert_plainly
+
+        found = super().get_command(ctx, cmd_name)
+        if found is not None:
+            convert_plainly(found, ctx)
+        return found
+
+    def get_help_option(self, ctx: Any) -> Any:
+        from .cli_values import convert_plainly
+
+        option = super().get_help_option(ctx)
+        if option is not None:
+            convert_plainly(option)
+        return option
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         self.epilog = games_epilog()

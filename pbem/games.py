@@ -5,7 +5,7 @@ engine's registry (`engine.registry`), never by importing a game.
 from __future__ import annotations
 
 from engine.errors import GameError
-from engine.registry import GAMES, default_name, get_game
+from engine.registry import GAMES, default_name, get_game, summary_of
 
 
 def game_name(name: str | None = None) -> str:
@@ -19,7 +19,8 @@ def game_name(name: str | None = None) -> str:
 
 def listing() -> list[str]:
     """One line per registered game: its name, then its variants with their player
-    counts, the default game marked ("name: standard (3-5), short (2-4) (default)").
+    counts, the default game marked ("name: standard (3-5), short (2-4) (default)"),
+    from the games' summaries (`engine.registry.summary_of`: no rules are imported).
     A game that cannot be loaded is listed with why."""
     lines = []
     try:
@@ -28,7 +29,7 @@ def listing() -> list[str]:
         default = None
     for name in GAMES.names():
         try:
-            game = GAMES.get(name)
+            game = summary_of(name)
         except (GameError, ImportError, AttributeError) as e:
             lines.append(f"{name}: cannot be loaded ({e})")
             continue
@@ -41,7 +42,7 @@ def listing() -> list[str]:
 def option_lines(name: str | None = None) -> list[str]:
     """The options of the game's variants, for help pages ("--option money=open:
     ...; also --money-open")."""
-    game = get_game(name)
+    game = summary_of(name or default_name())
     lines = []
     for variant in game.variants.values():
         for o in variant.options:

@@ -7,8 +7,10 @@ command runs, so that `pbem --help` does not load them.
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import typer
@@ -92,11 +94,40 @@ def report(r: ReplayResult, as_json: bool) -> str:
     return summary_line(r) if r.ok else "\n".join(error_lines(r))
 
 
-def replay_with_bar(files: list[Path], *, game: str | None = None) -> bool:
-    """Replay and report each file under a progress bar on stderr; True if all are valid.
+def file_report(path: Path, game: str | None, as_json: bool) -> tuple[bool, str]:
+    """Whether the log file is valid, and what replay prints about it (a worker's job
+    under --jobs: it returns only text, never the replayed state)."""
+    r = replay_file(path, game=game)
+    return r.ok, report(r, as_json)
 
-    Reports go to stdout as they come. When stdout is the same terminal, they are printed
-    through the bar's console, above the bar, so that the bar stays intact.
+
+def file_reports(files: list[Path], *, game: str | None = None, as_json: bool = False,
+                 jobs: int = 1) -> Iterator[tuple[bool, str]]:
+    """`file_report` of each file, in the order given, by up to `jobs` worker processes
+    (one, this process, when a file is `-`: standard input is read here)."""
+    from .parallel import ordered_map
+
+    if any(str(f) == "-" for f in files):
+        jobs = 1
+    return ordered_map(functools.partial(file_report, game=game, as_json=as_json), files,
+                       jobs=jobs)
+
+
+def print_reports(reports: Iterable[tuple[bool, str]]) -> bool:
+    """Print each report as it comes; True if every log was valid."""
+    good = True
+    for ok, text in reports:  # one at a time: a result is dropped once printed
+        good = good and ok
+        typer.echo(text)
+    return good
+
+
+def print_with_bar(reports: Iterable[tuple[bool, str]], total: int) -> bool:
+    """Print each report as it comes, under a progress bar on stderr; True if every
+    log was valid.
+
+    When stdout is the same terminal, reports are printed through the bar's console,
+    above the bar, so that the bar stays intact.
     """
     from rich.console import Console
     from rich.progress import Progress
@@ -104,14 +135,12 @@ def replay_with_bar(files: list[Path], *, game: str | None = None) -> bool:
     good = True
     with Progress(console=Console(stderr=True), transient=True, redirect_stdout=False,
                   redirect_stderr=False) as bar:
-        task = bar.add_task("replaying", total=len(files))
-        for f in files:
-            r = replay_file(f, game=game)
-            good = good and r.ok
+        task = bar.add_task("replaying", total=total)
+        for ok, text in reports:
+            good = good and ok
             if sys.stdout.isatty():
-                bar.console.print(report(r, False), markup=False, highlight=False,
-                                  soft_wrap=True)
+                bar.console.print(text, markup=False, highlight=False, soft_wrap=True)
             else:
-                typer.echo(report(r, False))
+                typer.echo(text)
             bar.advance(task)
     return good

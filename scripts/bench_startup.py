@@ -16,17 +16,24 @@ what the engine and the notation add (`import pbem.logs`).
 
 `python -c ...` runs with the Python of the PBEM executable (read from its #! line), so
 that both sides of a ratio see the same interpreter and packages.
+
+Every child loads compiled bytecode, as an installed pbem does: the children write and
+read it in a private folder (PYTHONPYCACHEPREFIX, removed afterwards), whatever
+PYTHONDONTWRITEBYTECODE says, so that a checkout whose own modules were never compiled
+is not measured compiling them (--as-is: the environment unchanged).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -88,12 +95,12 @@ def cases(pbem: str, python: str) -> list[Case]:
     ]
 
 
-def run_once(case: Case) -> tuple[float, float]:
+def run_once(case: Case, env: dict[str, str] | None = None) -> tuple[float, float]:
     """CPU and wall seconds of one run of the case's process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     done = subprocess.run(case.argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                          check=False)
+                          check=False, env=env)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != case.exit_code:
@@ -103,14 +110,21 @@ def run_once(case: Case) -> tuple[float, float]:
     return cpu, wall
 
 
-def measure(all_cases: list[Case], repeat: int) -> list[Row]:
+def bytecode_env(folder: str) -> dict[str, str]:
+    """This environment, with compiled bytecode written to and read from `folder`."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = folder
+    return env
+
+
+def measure(all_cases: list[Case], repeat: int, env: dict[str, str] | None = None) -> list[Row]:
     for case in all_cases:  # warm the file cache and the .pyc files first
-        run_once(case)
+        run_once(case, env)
     cpu: dict[str, list[float]] = {c.name: [] for c in all_cases}
     wall: dict[str, list[float]] = {c.name: [] for c in all_cases}
     for _ in range(repeat):
         for case in all_cases:
-            c, w = run_once(case)
+            c, w = run_once(case, env)
             cpu[case.name].append(c)
             wall[case.name].append(w)
     base = statistics.median(cpu[BASELINE])
@@ -120,8 +134,9 @@ def measure(all_cases: list[Case], repeat: int) -> list[Row]:
             for c in all_cases]
 
 
-def report(rows: list[Row], pbem: str, repeat: int) -> str:
-    out = [f"pbem: {pbem}; median of {repeat} interleaved runs, CPU = user + system",
+def report(rows: list[Row], pbem: str, repeat: int, as_is: bool) -> str:
+    out = [f"pbem: {pbem}; median of {repeat} interleaved runs, CPU = user + system; "
+           f"{'environment as is' if as_is else 'bytecode cached in a private folder'}",
            f"{'case':<22} {'CPU ms':>8} {'wall ms':>8} {'× typer':>8}  target"]
     for r in rows:
         target = "" if r.target is None else (
@@ -135,14 +150,23 @@ def main() -> None:
     parser.add_argument("pbem", nargs="?", help="the pbem executable to measure")
     parser.add_argument("--repeat", type=int, default=15, help="interleaved blocks")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument("--as-is", action="store_true",
+                        help="run the children in this environment unchanged (bytecode "
+                             "as PYTHONDONTWRITEBYTECODE and PYTHONPYCACHEPREFIX say)")
     args = parser.parse_args()
     pbem = args.pbem or default_pbem()
-    rows = measure(cases(pbem, python_of(pbem)), max(1, args.repeat))
+    all_cases = cases(pbem, python_of(pbem))
+    if args.as_is:
+        rows = measure(all_cases, max(1, args.repeat))
+    else:
+        with tempfile.TemporaryDirectory(prefix="bench-startup-pyc-") as folder:
+            rows = measure(all_cases, max(1, args.repeat), bytecode_env(folder))
     if args.json:
         print(json.dumps({"pbem": pbem, "repeat": args.repeat, "target": TARGET,
+                          "bytecode": "as is" if args.as_is else "private cache",
                           "rows": [asdict(r) for r in rows]}, indent=2))
     else:
-        print(report(rows, pbem, args.repeat))
+        print(report(rows, pbem, args.repeat, args.as_is))
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ from typing import Any
 
 from engine import __version__
 from engine.errors import IllegalMoveError
-from engine.protocol import Option, Result, Setup, Standing, Variant
+from engine.protocol import Result, Setup, Standing, Variant
 
 from . import events as ev
 from . import game as rules_game
@@ -17,22 +17,18 @@ from .commands import Choose, Command, Deal, Done, Draw, Keep, Pass, Place, Sell
 from .legal import legal_commands
 from .ruleset import STANDARD_RULES
 from .state import State, replace
+from .summary import MONEY, SUMMARY
 from .views import View, view_for
-
-MONEY = Option("money", "Money", ("hidden", "open"),
-               "'open': everyone sees everyone's florins")
-STANDARD = Variant(STANDARD_RULES.variant, STANDARD_RULES.min_players,
-                   STANDARD_RULES.max_players, (MONEY,), "the standard game")
 
 
 class PrincesOfFlorence:
     """The Princes of Florence (Alea, 2000): 3-5 players, seven rounds."""
 
-    name = "princes-of-florence"
-    title = "The Princes of Florence"
+    name = SUMMARY.name
+    title = SUMMARY.title
     version = __version__
     edition = STANDARD_RULES.edition  # one data file: every variant's edition
-    variants: Mapping[str, Variant] = {STANDARD.name: STANDARD}
+    variants: Mapping[str, Variant] = SUMMARY.variants
 
     # ------------------------------------------------------------------- setup
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from engine.protocol import Result, Setup, Variant
-from engine.registry import GAMES
+from engine.registry import GAMES, summary_of
 from tests.games.highcard.commands import Bid, Command, Deal, Reveal
 from tests.games.highcard.events import Event, GameStarted
 from tests.games.highcard.game import HighCard
@@ -60,6 +60,14 @@ def test_shape(game: Any) -> None:
 @pytest.mark.parametrize("game", GAME_LIST, ids=lambda g: g.name)
 def test_player_counts(game: Any) -> None:
     check_player_counts(game)
+
+
+@pytest.mark.parametrize("game", GAME_LIST, ids=lambda g: g.name)
+def test_the_summary_is_the_game(game: Any) -> None:
+    """What help pages list of a game (its summary, when it has one) is what it plays."""
+    summary = summary_of(game.name)
+    assert (summary.name, summary.title, dict(summary.variants)) == \
+        (game.name, game.title, dict(game.variants))
 
 
 @pytest.mark.parametrize("game", GAME_LIST, ids=lambda g: g.name)

@@ -103,3 +103,12 @@ def test_copies_of_a_state_share_its_rules() -> None:
 
 def rules_text() -> str:
     return resources.files("engine.princes").joinpath("data/princes.toml").read_text("utf-8")
+
+
+def test_the_summary_offers_the_rules_player_counts() -> None:
+    """The summary help pages list (engine.princes.summary) matches the rules data."""
+    from engine.princes.summary import SUMMARY
+
+    variant = SUMMARY.variants[STANDARD_RULES.variant]
+    assert (variant.min_players, variant.max_players) == \
+        (STANDARD_RULES.min_players, STANDARD_RULES.max_players)

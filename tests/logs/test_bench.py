@@ -12,7 +12,7 @@ SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "bench_replay.py"
 
 def test_bench_replay_smoke() -> None:
     out = subprocess.run(
-        [sys.executable, str(SCRIPT), "--games", "1", "--chess-games", "1", "--repeat", "1",
+        [sys.executable, str(SCRIPT), "--games", "1", "--chess-games", "1", "--blocks", "2",
          "--workers", "1", "--json"],
         capture_output=True, text=True, check=True, timeout=300,
     )
@@ -22,3 +22,22 @@ def test_bench_replay_smoke() -> None:
     for row in data["rows"]:
         assert row["games_per_s"] > 0 and row["us_per_line"] > 0 and row["peak_kib_per_game"] > 0
     assert data["python_chess"]["us_per_move"] > 0
+    assert (data["blocks"], data["clock"]) == (2, "process_time")
+    goals = {g["name"]: g for g in data["targets"]}
+    assert {name: (g["bound"], g["target"]) for name, g in goals.items()} == {
+        "four-player recorded games/s": (">=", 1000.0),
+        "pbem us/line : chess us/move": ("<=", 0.2)}
+    assert all(g["measured"] > 0 and isinstance(g["met"], bool) for g in goals.values())
+    assert len(goals["pbem us/line : chess us/move"]["blocks"]) == 2
+
+
+def test_bench_jobs_smoke() -> None:
+    """scripts/bench_jobs.py replays an archive serially and with workers, the same."""
+    out = subprocess.run(
+        [sys.executable, str(SCRIPT.parent / "bench_jobs.py"), "--logs", "4", "--jobs", "2",
+         "--blocks", "1", "--json"],
+        capture_output=True, text=True, check=True, timeout=300,
+    )
+    data = json.loads(out.stdout)
+    assert [r["jobs"] for r in data["rows"]] == [1, 2] and data["same_output"] is True
+    assert all(r["games_per_s"] > 0 and r["cpu_s"] > 0 for r in data["rows"])
