@@ -25,7 +25,14 @@ from pathlib import Path
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import (
+    BytecodeCache,
+    Environment,
+    FileSystemBytecodeCache,
+    FileSystemLoader,
+    StrictUndefined,
+    select_autoescape,
+)
 from sqlmodel import col, select
 
 from .config import Config
@@ -62,12 +69,33 @@ TEMPLATE_DIR = _template_dir()
 MAX_BACKOFF = timedelta(hours=6)
 
 
+def bytecode_cache(setting: str) -> BytecodeCache | None:
+    """Where compiled templates are kept between processes (`Config.template_cache`):
+    "" a per-user folder in the system temp dir (Jinja2's own choice, checked to be
+    the user's alone), "off" nowhere, else that folder. Jinja2 recompiles a template
+    whose source changed."""
+    if setting == "off":
+        return None
+    if setting:
+        Path(setting).mkdir(parents=True, exist_ok=True)
+        return FileSystemBytecodeCache(setting)
+    try:
+        return FileSystemBytecodeCache()
+    except RuntimeError as e:  # a temp dir another user made unsafe: compile each time
+        log.warning("no template cache: %s", e)
+        return None
+
+
 class Renderer:
     """Jinja2 templates `NAME.txt` (plain) and `NAME.html` (autoescaped), looked up in
-    the game's folder (`Presenter.template_dir`) first, then among the shared ones."""
+    the game's folder (`Presenter.template_dir`) first, then among the shared ones;
+    compiled once a process, and kept compiled in `cache` between processes (a
+    `pbem poll --once` from cron then loads them instead of compiling)."""
 
-    def __init__(self, template_dir: Path = TEMPLATE_DIR) -> None:
+    def __init__(self, template_dir: Path = TEMPLATE_DIR,
+                 cache: BytecodeCache | None = None) -> None:
         self.template_dir = template_dir
+        self.cache = cache
         self._envs: dict[str, Environment] = {}
 
     def env(self, folder: str) -> Environment:
@@ -79,7 +107,8 @@ class Renderer:
             env = Environment(
                 loader=FileSystemLoader(paths),
                 autoescape=select_autoescape(enabled_extensions=("html",), default=False),
-                undefined=StrictUndefined, trim_blocks=False, keep_trailing_newline=True)
+                undefined=StrictUndefined, trim_blocks=False, keep_trailing_newline=True,
+                bytecode_cache=self.cache)
             self._envs[folder] = env
         return env
 
