@@ -31,10 +31,13 @@ BOUNDARY = "=_pbem_alternative_c3a1e0f5"
 
 
 class Outgoing(EmailMessage):
-    """A message read back from the bytes it is sent as (`raw`, the whole mail);
-    only the top part of a message holds them."""
+    """A message read back from the bytes it is sent as (`raw`, the whole mail), with
+    its envelope recipients and Message-ID as they were written (`read_back`); only
+    the top part of a message holds them."""
 
     raw: bytes = b""
+    to: tuple[str, ...] = ()
+    message_id: str = ""
 
 
 def header_line(name: str, value: str) -> bytes:
@@ -94,12 +97,12 @@ def compose(headers: Sequence[tuple[str, str]], text: str, html: str = "") -> by
 _PARSER = email.parser.BytesParser(Outgoing, policy=email.policy.compat32)
 
 
-def read_back(raw: bytes) -> Outgoing:
+def read_back(raw: bytes, to: Sequence[str] = (), message_id: str = "") -> Outgoing:
     """The mail `raw` as an `Outgoing` message (its header values are parsed only
-    when asked for)."""
+    when asked for), sent to `to` under `message_id`."""
     msg = _PARSER.parsebytes(raw.replace(CRLF, b"\n"))  # as a message built in memory
     assert isinstance(msg, Outgoing)
     for part in msg.walk():
         part.policy = email.policy.default
-    msg.raw = raw
+    msg.raw, msg.to, msg.message_id = raw, tuple(to), message_id
     return msg

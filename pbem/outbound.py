@@ -295,7 +295,8 @@ def to_message(cfg: Config, row: OutMail) -> Outgoing:
             header value that would break the mail's headers.
     """
     headers = message_headers(cfg, row)
-    msg = read_back(compose(headers, row.text, row.html))
+    fields = dict(headers)
+    msg = read_back(compose(headers, row.text, row.html), [fields["To"]], fields["Message-ID"])
     body = ["content-type"] if row.html else ["content-type", "content-transfer-encoding"]
     if [k.lower() for k in msg.keys()] != [*(k.lower() for k, _ in headers), "mime-version",
                                            *body]:

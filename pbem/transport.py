@@ -181,6 +181,8 @@ def message_bytes(msg: EmailMessage) -> bytes:
 
 
 def recipients(msg: EmailMessage) -> list[str]:
+    if isinstance(msg, Outgoing) and msg.to:
+        return list(msg.to)
     values = [str(v) for h in ("To", "Cc", "Bcc") for v in (msg.get_all(h) or [])]
     return [a for _, a in getaddresses(values) if a]
 
@@ -198,7 +200,8 @@ class DirSender:
         for i, msg in enumerate(messages):
             try:
                 raw = message_bytes(msg)
-                mid = str(msg["Message-ID"])
+                mid = msg.message_id if isinstance(msg, Outgoing) and msg.message_id \
+                    else str(msg["Message-ID"])
                 for to in recipients(msg):
                     box = self.dirs.folder(to)
                     pattern = f"*-{_digest(mid)}.eml"
