@@ -1,6 +1,8 @@
 """A stored game as the moderator plays it: its rules, grammar and presenter (by the
 game's name), its events and state, and the undo protocol's tracker, cached per
-version (the log is append-only)."""
+version (the log is append-only) for the games used last. A game not in the cache
+is loaded from its state snapshot (`pbem.snapshots`), its events read only when
+asked for; without a snapshot that fits, it is replayed."""
 
 from __future__ import annotations
 

@@ -22,7 +22,7 @@ from email.message import EmailMessage
 
 POLICY = email.policy.SMTP  # CRLF line ends, lines of at most 78 characters
 CRLF = b"\r\n"
-_PLAIN_MAX = 78  # the longest line a 7bit part keeps (the email package's rule)
+LINE = 78  # the longest header line written as it is, and line a 7bit part keeps
 
 
 # One boundary for every mail (it need only be absent from the parts; a quoted-
@@ -43,7 +43,7 @@ class Outgoing(EmailMessage):
 def header_line(name: str, value: str) -> bytes:
     """One header field with its line end: as it is when it is ASCII and fits on
     one line, else folded (and encoded) by the email package's header class."""
-    if value.isascii() and len(name) + 2 + len(value) <= POLICY.max_line_length \
+    if value.isascii() and len(name) + 2 + len(value) <= LINE \
             and value == value.strip() and "\n" not in value and "\r" not in value:
         return f"{name}: {value}".encode("ascii") + CRLF
     folded: str = POLICY.header_factory(name, value).fold(policy=POLICY)
@@ -54,7 +54,7 @@ def encode_text(text: str) -> tuple[str, bytes]:
     """A text part's transfer encoding and body (UTF-8): 7bit when every line is
     ASCII of at most 78 characters, else quoted-printable."""
     lines = text.encode("utf-8").splitlines()
-    if text.isascii() and all(len(ln) <= _PLAIN_MAX for ln in lines):
+    if text.isascii() and all(len(ln) <= LINE for ln in lines):
         return "7bit", CRLF.join(lines) + CRLF
     body = email.quoprimime.body_encode((b"\n".join(lines) + b"\n").decode("latin-1"),
                                         76, "\r\n")
