@@ -205,12 +205,19 @@ def fresh_game(cfg: Config, players: list[PlayerSpec], inbox: Callable[[], objec
     store.drop_all()
     store.create_all()
     mod = Moderator(store, cfg)
-    game = mod.new_game(players, utcnow(), seed=seed)
-    with store.read() as s:
+    return mod, add_game(mod, players, inbox, sender, seed, limit)
+
+
+def add_game(mod: Moderator, players: list[PlayerSpec], inbox: Callable[[], object],
+             sender: object, seed: str, limit: int, game_id: str | None = None
+             ) -> list[EmailMessage]:
+    """One more game, its first status mails sent; up to `limit` of its player mails."""
+    game = mod.new_game(players, utcnow(), seed=seed, game_id=game_id)
+    with mod.store.read() as s:
         tokens = list(s.exec(select(Seat.token).where(Seat.game_id == game)
                              .order_by(col(Seat.seat))))
     poll_once(mod, inbox, sender)  # type: ignore[arg-type]
-    return mod, scripted_game(players, seed, tokens, cfg.moderator_domain, limit)
+    return scripted_game(players, seed, tokens, mod.cfg.moderator_domain, limit)
 
 
 def deliver_in_order(cfg: Config, deliver: Callable[[EmailMessage], None],
@@ -312,28 +319,26 @@ def cold_pass(cfg: Config, inbox: Callable[[], object], sender: object) -> float
 def cold_passes(cfg: Config, players: list[PlayerSpec], inbox: Callable[[], object],
                 sender: object, deliver: Callable[[EmailMessage], None], repeat: int,
                 early: int = 10, late: int = 150) -> None:
-    """A cold pass at move ~`early` and at move ~`late` of two games (one database
-    each), interleaved over `repeat` rounds of 3 passes; CPU time, medians."""
-    games = {}
-    base = cfg
+    """A cold pass at move ~`early` and at move ~`late` of two games of one
+    database, interleaved over `repeat` rounds of 3 passes; CPU time, medians."""
+    mails: dict[int, list[EmailMessage]] = {}
+    mod, _ = fresh_game(cfg, players, inbox, sender, "bench-cold", 0)
     for at in (early, late):
-        cfg = dataclasses.replace(base, db_path=base.db_path.with_name(f"cold-{at}.sqlite"))
         for k in range(20):  # a seed whose game lasts long enough
-            mod, mails = fresh_game(cfg, players, inbox, sender, f"bench-cold-{k}",
-                                    at + 3 * repeat)
-            if len(mails) == at + 3 * repeat:
+            got_mails = add_game(mod, players, inbox, sender, f"bench-cold-{at}-{k}",
+                                 at + 3 * repeat, game_id=f"cold-{at}-{k}")
+            if len(got_mails) == at + 3 * repeat:
                 break
-            mod.store.dispose()
         else:
             raise SystemExit(f"no game of {at + 3 * repeat} mails in 20 seeds")
-        deliver_in_order(cfg, deliver, mails[:at])
+        deliver_in_order(cfg, deliver, got_mails[:at])
         poll_once(mod, inbox, sender)  # type: ignore[arg-type]
-        mod.store.dispose()
-        games[at] = (cfg, mails[at:])
+        mails[at] = got_mails[at:]
+    mod.store.dispose()
     got: dict[int, list[float]] = {early: [], late: []}
     for i in range(3 * repeat):
-        for at, (cfg, rest) in games.items():
-            while inbox_count(cfg):  # the other game's mail is out of the shared inbox
+        for at, rest in mails.items():
+            while inbox_count(cfg):  # the last pass's mail is out of the inbox
                 time.sleep(0.01)
             deliver(rest[i])
             wait_inbox(cfg, 1)
