@@ -1,6 +1,6 @@
 """Committing what was played: the events (hash-chained), the commands, and the
-game's row (finished, or a new deadline when the seats to act changed), in the
-session of the change."""
+game's row (finished, or a new deadline when the seats to act changed), and the
+game's state snapshot (`pbem.snapshots`), in the session of the change."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from datetime import datetime
 
 from sqlmodel import Session
 
+from . import snapshots
 from .deadlines import new_deadline
-from .loading import Games, Loaded
+from .loading import Games, Loaded, extended
 from .playing import Played
 from .store import Game, MoveRow, append_events, count_moves
 
@@ -30,6 +31,7 @@ def commit(s: Session, games: Games, row: Game, before: Loaded, played: Played,
     elif first or set(game.to_act(state)) != set(game.to_act(before.state)):
         new_deadline(row, now)
     s.add(row)
-    after = Loaded(before.rules, [*before.events, *played.events], state)
+    after = Loaded(before.rules, extended(before.events, played.events), state)
     games.remember(row, after, n, played.tracker)
+    snapshots.save(s, row, game, state, played.tracker, n)
     return after, digest

@@ -61,6 +61,11 @@ class Config:
     seat_mails_per_hour: int = 30  # accepted mails per seat and hour (pbem.guard)
     max_commands: int = 20  # command lines per mail
     send_lease_seconds: float = 300.0  # a worker's claim on an outbox batch it is sending
+    # Speed: games a worker keeps loaded (least recently used dropped first), and
+    # where compiled mail templates are kept between processes ("" = a per-user
+    # folder in the system temp dir, "off" = none)
+    game_cache_size: int = 1000
+    template_cache: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def sqlalchemy_url(self) -> str:

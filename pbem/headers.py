@@ -20,6 +20,7 @@ import re
 import unicodedata
 from email.errors import HeaderParseError
 from email.headerregistry import Address
+from functools import lru_cache
 
 # The characters `str.splitlines` breaks on (tests/hostile checks this set against it).
 LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
@@ -75,6 +76,7 @@ def clean_msgids(values: str | list[str]) -> list[str]:
     return [m for v in items if (m := clean_msgid(v)) is not None]
 
 
+@lru_cache(maxsize=4096)  # a pure function of the value, asked for every mail
 def clean_address(value: str) -> str:
     """A bare address (`local@domain`) the email package reads back unchanged, or ""
     when it is not one: white space, controls, non-ASCII, an encoded word, several `@`

@@ -44,7 +44,7 @@ from .guard import Repeated
 from .inbound import Envelope, MailRejected, ParsedMail, parse_mail
 from .loading import Games, Loaded
 from .notifying import Post, announce, tell
-from .outbound import Renderer
+from .outbound import Renderer, bytecode_cache
 from .players import PlayerSpec, addresses_of, new_token
 from .playing import CommandFailed, Played, play_lines, play_mail, undo_line, undo_notice
 from .replies import shown_lines
@@ -86,8 +86,8 @@ class Moderator:
     def __init__(self, store: Store, cfg: Config, renderer: Renderer | None = None) -> None:
         self.store = store
         self.cfg = cfg
-        self.renderer = renderer or Renderer()
-        self.games = Games()
+        self.renderer = renderer or Renderer(cache=bytecode_cache(cfg.template_cache))
+        self.games = Games(cfg.game_cache_size)
 
     @property
     def post(self) -> Post:

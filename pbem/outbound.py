@@ -10,8 +10,6 @@ never loses it.
 from __future__ import annotations
 
 import contextlib
-import email.parser
-import email.policy
 import json
 import logging
 import os
@@ -27,7 +25,15 @@ from pathlib import Path
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import (
+    BytecodeCache,
+    Environment,
+    FileSystemBytecodeCache,
+    FileSystemLoader,
+    StrictUndefined,
+    select_autoescape,
+)
+from sqlmodel import col, select
 
 from .config import Config
 from .errors import PbemError, TransportError
@@ -40,6 +46,7 @@ from .headers import (
     clean_text,
     is_header_name,
 )
+from .mime import Outgoing, compose, read_back
 from .presenter import Presenter
 from .registry import presenter_for
 from .store import OutMail, Store, as_utc, claim_due, release_claim
@@ -62,12 +69,33 @@ TEMPLATE_DIR = _template_dir()
 MAX_BACKOFF = timedelta(hours=6)
 
 
+def bytecode_cache(setting: str) -> BytecodeCache | None:
+    """Where compiled templates are kept between processes (`Config.template_cache`):
+    "" a per-user folder in the system temp dir (Jinja2's own choice, checked to be
+    the user's alone), "off" nowhere, else that folder. Jinja2 recompiles a template
+    whose source changed."""
+    if setting == "off":
+        return None
+    if setting:
+        Path(setting).mkdir(parents=True, exist_ok=True)
+        return FileSystemBytecodeCache(setting)
+    try:
+        return FileSystemBytecodeCache()
+    except RuntimeError as e:  # a temp dir another user made unsafe: compile each time
+        log.warning("no template cache: %s", e)
+        return None
+
+
 class Renderer:
     """Jinja2 templates `NAME.txt` (plain) and `NAME.html` (autoescaped), looked up in
-    the game's folder (`Presenter.template_dir`) first, then among the shared ones."""
+    the game's folder (`Presenter.template_dir`) first, then among the shared ones;
+    compiled once a process, and kept compiled in `cache` between processes (a
+    `pbem poll --once` from cron then loads them instead of compiling)."""
 
-    def __init__(self, template_dir: Path = TEMPLATE_DIR) -> None:
+    def __init__(self, template_dir: Path = TEMPLATE_DIR,
+                 cache: BytecodeCache | None = None) -> None:
         self.template_dir = template_dir
+        self.cache = cache
         self._envs: dict[str, Environment] = {}
 
     def env(self, folder: str) -> Environment:
@@ -79,7 +107,8 @@ class Renderer:
             env = Environment(
                 loader=FileSystemLoader(paths),
                 autoescape=select_autoescape(enabled_extensions=("html",), default=False),
-                undefined=StrictUndefined, trim_blocks=False, keep_trailing_newline=True)
+                undefined=StrictUndefined, trim_blocks=False, keep_trailing_newline=True,
+                bytecode_cache=self.cache)
             self._envs[folder] = env
         return env
 
@@ -210,11 +239,10 @@ def _extra_allowed(name: object) -> bool:
     return low not in _NOT_EXTRA and not low.startswith(("resent-", "content-"))
 
 
-def to_message(cfg: Config, row: OutMail) -> EmailMessage:
-    """The MIME message of an outbox row: multipart/alternative, plain text first.
-
-    Every header value is cleaned again here, so a row queued before the cleaning
-    existed (or written by hand) cannot break the mail either.
+def message_headers(cfg: Config, row: OutMail) -> list[tuple[str, str]]:
+    """The header fields of an outbox row's mail, in order, every value cleaned again
+    (so a row queued before the cleaning existed, or written by hand, cannot break
+    the mail either).
 
     Raises:
         UnsendableMail: the row has no valid recipient or a malformed header list.
@@ -228,20 +256,18 @@ def to_message(cfg: Config, row: OutMail) -> EmailMessage:
         raise UnsendableMail(f"the stored headers are not valid JSON: {e}") from None
     if not isinstance(extra, dict):
         raise UnsendableMail("the stored headers are not a JSON object")
-    msg = EmailMessage()
-    msg["From"] = formataddr((clean_text(cfg.moderator_name, 100),
-                              clean_address(cfg.moderator_address)))
-    msg["To"] = to
-    msg["Subject"] = clean_subject(row.subject)
     mid = clean_msgid(row.message_id)
     if mid is None:
         raise UnsendableMail(f"not a valid Message-ID: {row.message_id[:80]!r}")
-    msg["Message-ID"] = mid
     created = as_utc(row.created)
     assert created is not None
-    msg["Date"] = format_datetime(created)
+    headers = [("From", formataddr((clean_text(cfg.moderator_name, 100),
+                                    clean_address(cfg.moderator_address)))),
+               ("To", to), ("Subject", clean_subject(row.subject)), ("Message-ID", mid),
+               ("Date", format_datetime(created))]
+    names = {k.lower() for k, _ in headers}
     for k, v in extra.items():
-        if not _extra_allowed(k) or k in msg:
+        if not _extra_allowed(k) or k.lower() in names:
             log.warning("outbox %s: header %r left out", row.id, str(k)[:40])
             continue
         if k == "In-Reply-To":
@@ -253,31 +279,43 @@ def to_message(cfg: Config, row: OutMail) -> EmailMessage:
         else:
             value = clean_text(str(v))
         if value:
-            msg[k] = value
-    msg.set_content(row.text, subtype="plain", charset="utf-8")
-    if row.html:
-        msg.add_alternative(row.html, subtype="html", charset="utf-8")
+            headers.append((k, value))
+            names.add(k.lower())
+    return headers
+
+
+def to_message(cfg: Config, row: OutMail) -> Outgoing:
+    """The mail of an outbox row: multipart/alternative, plain text first (plain text
+    alone when the row has no HTML), built once as the bytes the transports send
+    (`pbem.mime`) and read back: it must come back with exactly the headers it was
+    given (no value folded into a new header).
+
+    Raises:
+        UnsendableMail: the row has no valid recipient, a malformed header list, or a
+            header value that would break the mail's headers.
+    """
+    headers = message_headers(cfg, row)
+    fields = dict(headers)
+    msg = read_back(compose(headers, row.text, row.html), [fields["To"]], fields["Message-ID"])
+    body = ["content-type"] if row.html else ["content-type", "content-transfer-encoding"]
+    if [k.lower() for k in msg.keys()] != [*(k.lower() for k, _ in headers), "mime-version",
+                                           *body]:
+        raise UnsendableMail("a header value would break the mail's headers")
     return msg
 
 
-def build_message(cfg: Config, row: OutMail) -> EmailMessage:
-    """`to_message`, checked to flatten to bytes as the transports will, and to read
-    back with exactly the headers it was given (no value folded into a new header).
+def build_message(cfg: Config, row: OutMail) -> Outgoing:
+    """`to_message`, with any failure of the email package as `UnsendableMail`.
 
     Raises:
         UnsendableMail: the row cannot become a mail.
     """
     try:
-        msg = to_message(cfg, row)
-        raw = msg.as_bytes(policy=email.policy.SMTP)
-        back = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw)
+        return to_message(cfg, row)
     except UnsendableMail:
         raise
     except Exception as e:  # the email package raises several kinds; all mean "cannot"
         raise UnsendableMail(f"cannot build the mail: {type(e).__name__}: {e}") from e
-    if [k.lower() for k in back.keys()] != [k.lower() for k in msg.keys()]:
-        raise UnsendableMail("a header value would break the mail's headers")
-    return msg
 
 
 # --------------------------------------------------------------------------- sending
@@ -314,51 +352,80 @@ def _mark_failed(fresh: OutMail, error: str, report: SendReport) -> None:
     log.error("outbox %s to %r failed for good: %s", fresh.id, fresh.to_addr[:80], error)
 
 
-def _marker(store: Store, rows: Sequence[OutMail], report: SendReport, now: datetime,
-            max_attempts: int, claim: str = "") -> Callable[[int, Exception | None], None]:
-    """Record one send's result on its row: sent; failed for good (a permanent
-    refusal, a mail that cannot be built, or the `max_attempts`th temporary failure);
-    or pending with a later `next_attempt`. With `claim`, the row is marked only while
-    that batch's lease on it still holds."""
+class Marks:
+    """The results of one claimed batch's sends, recorded on their rows together in
+    one transaction (`flush`): sent; failed for good (a permanent refusal, a mail
+    that cannot be built, or the `max_attempts`th temporary failure); or pending
+    with a later `next_attempt`. With `claim`, a row is marked only while that
+    batch's lease on it still holds."""
+
+    def __init__(self, store: Store, report: SendReport, now: datetime, max_attempts: int,
+                 claim: str = "") -> None:
+        self.store, self.report, self.now = store, report, now
+        self.max_attempts, self.claim = max_attempts, claim
+        self.results: list[tuple[OutMail, Exception | None]] = []
+
+    def record(self, row: OutMail, error: Exception | None) -> None:
+        self.results.append((row, error))
+
+    def flush(self) -> None:
+        """Mark every recorded result, in one transaction."""
+        results, self.results = self.results, []
+        if not results:
+            return
+        with self.store.transaction() as s:
+            ids = [row.id for row, _ in results]
+            fresh = {r.id: r for r in s.exec(select(OutMail).where(col(OutMail.id).in_(ids))
+                                             .with_for_update())}
+            for row, error in results:
+                mail = fresh.get(row.id)
+                if mail is not None:
+                    self._mark(mail, row, error)
+                    s.add(mail)
+
+    def _mark(self, fresh: OutMail, row: OutMail, error: Exception | None) -> None:
+        report, now = self.report, self.now
+        if fresh.status != "pending":
+            return
+        if self.claim and fresh.claimed_by != self.claim:
+            # Our lease ran out and another worker took the row: it decides.
+            log.warning("outbox %s: the send lease passed to %s before it was marked",
+                        row.id, fresh.claimed_by or "nobody")
+            return
+        fresh.attempts += 1
+        fresh.claimed_until = None
+        if error is None:
+            fresh.status, fresh.sent_at = "sent", now
+            report.sent += 1
+        elif isinstance(error, PermanentFailure | UnsendableMail):
+            _mark_failed(fresh, str(error), report)
+        elif fresh.attempts >= self.max_attempts:
+            _mark_failed(fresh, f"{error} (attempt {fresh.attempts} of {self.max_attempts})",
+                         report)
+        else:
+            fresh.next_attempt = now + backoff(fresh.attempts)
+            fresh.last_error = str(error)[:500]
+            fresh.claimed_by = ""
+            report.retry += 1
+            log.warning("outbox %s to %r: %s; retry at %s", row.id, row.to_addr[:80], error,
+                        fresh.next_attempt)
+
+
+def _marker(marks: Marks, rows: Sequence[OutMail]) -> Callable[[int, Exception | None], None]:
+    """The sender's `done` for `rows`: record the result of `rows[i]` in `marks`."""
     def done(i: int, error: Exception | None) -> None:
-        row = rows[i]
-        with store.transaction() as s:
-            fresh = s.get(OutMail, row.id)
-            if fresh is None or fresh.status != "pending":
-                return
-            if claim and fresh.claimed_by != claim:
-                # Our lease ran out and another worker took the row: it decides.
-                log.warning("outbox %s: the send lease passed to %s before it was marked",
-                            row.id, fresh.claimed_by or "nobody")
-                return
-            fresh.attempts += 1
-            fresh.claimed_until = None
-            if error is None:
-                fresh.status, fresh.sent_at = "sent", now
-                report.sent += 1
-            elif isinstance(error, PermanentFailure | UnsendableMail):
-                _mark_failed(fresh, str(error), report)
-            elif fresh.attempts >= max_attempts:
-                _mark_failed(fresh, f"{error} (attempt {fresh.attempts} of {max_attempts})",
-                             report)
-            else:
-                fresh.next_attempt = now + backoff(fresh.attempts)
-                fresh.last_error = str(error)[:500]
-                fresh.claimed_by = ""
-                report.retry += 1
-                log.warning("outbox %s to %r: %s; retry at %s", row.id, row.to_addr[:80], error,
-                            fresh.next_attempt)
-            s.add(fresh)
+        marks.record(rows[i], error)
 
     return done
 
 
 def send_due(store: Store, sender: Sender, cfg: Config, now: datetime,
              limit: int = 20, worker: str = "") -> SendReport:
-    """Send every outbox mail that is due, a claimed batch at a time; mark each sent
-    right after the server took it. A temporary failure leaves the mail pending with a
-    later `next_attempt`, until `cfg.send_attempts` attempts failed; then it is marked
-    failed, as is a mail the server refuses for good or that cannot be built at all.
+    """Send every outbox mail that is due, a claimed batch at a time; mark the batch's
+    rows in one transaction once the sender is through it. A temporary failure leaves
+    the mail pending with a later `next_attempt`, until `cfg.send_attempts` attempts
+    failed; then it is marked failed, as is a mail the server refuses for good or that
+    cannot be built at all.
 
     Each row is built on its own, so one bad row is marked failed and never holds
     back another; nothing one row does makes this raise (a database error does).
@@ -366,11 +433,14 @@ def send_due(store: Store, sender: Sender, cfg: Config, now: datetime,
     Each batch is claimed first (`store.claim_due`: a lease of `cfg.send_lease_seconds`
     committed before sending), so several workers never send the same row; a row
     is marked only while its lease is still this batch's. An exception out of the
-    sender frees the batch's unmarked rows at once; a killed worker's rows wait for
-    their lease to expire and are then sent by another worker or the next pass.
+    sender marks what it reported and frees the batch's other rows at once; a killed
+    worker's rows wait for their lease to expire and are then sent by another worker
+    or the next pass.
 
-    A crash between the server taking a mail and its row being marked sends that one
-    mail again, with the same Message-ID (at-least-once; the window is one mail wide).
+    A crash between the server taking a mail and its batch being marked sends the
+    mails of that batch the server took again, with the same Message-IDs
+    (at-least-once; the window is one batch, `limit` mails, wide; the file transport
+    delivers each Message-ID once).
     """
     report = SendReport()
     lease = timedelta(seconds=cfg.send_lease_seconds)
@@ -381,6 +451,7 @@ def send_due(store: Store, sender: Sender, cfg: Config, now: datetime,
         if not rows:
             return report
         log.info("claim %s: sending outbox %s", claim, ",".join(str(r.id) for r in rows))
+        marks = Marks(store, report, now, cfg.send_attempts, claim)
         try:
             ready: list[OutMail] = []
             messages: list[EmailMessage] = []
@@ -389,11 +460,13 @@ def send_due(store: Store, sender: Sender, cfg: Config, now: datetime,
                     messages.append(build_message(cfg, row))
                     ready.append(row)
                 except UnsendableMail as e:
-                    _marker(store, [row], report, now, cfg.send_attempts, claim)(0, e)
+                    marks.record(row, e)
             retries = report.retry
-            crashed = _send(sender, messages, _marker(store, ready, report, now,
-                                                      cfg.send_attempts, claim))
+            crashed = _send(sender, messages, _marker(marks, ready))
+            marks.flush()
         except BaseException:
+            with contextlib.suppress(Exception):
+                marks.flush()  # what the server took is marked sent
             with contextlib.suppress(Exception):
                 release_claim(store, claim)
             raise

@@ -248,9 +248,24 @@ class OutMail(SQLModel, table=True):
         return data
 
 
+class Snapshot(SQLModel, table=True):
+    """A game's state after its last commit, with the undo protocol's tracker, so a
+    new process (`pbem poll --once` from cron) need not replay the game
+    (`pbem.snapshots`). Only a cache: valid while `version`, `moves` and `engine`
+    match the game, its stored commands and the engine; a replay otherwise."""
+
+    __tablename__ = "pbem_snapshot"
+
+    game_id: str = Field(foreign_key="pbem_game.id", primary_key=True)
+    version: int  # the game's version it shows
+    moves: int  # the commands stored then (undo, agree and refuse add no events)
+    engine: str  # `pbem.snapshots.engine_stamp` of the code that wrote it
+    data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+
+
 TABLES = [Game.__table__, Seat.__table__, EventRow.__table__, MoveRow.__table__,
           InboundMail.__table__, OutMail.__table__, SeatAddress.__table__, GameAuth.__table__,
-          StrangerReply.__table__, PlayedMail.__table__]
+          StrangerReply.__table__, PlayedMail.__table__, Snapshot.__table__]
 
 
 class Store:
@@ -376,17 +391,23 @@ def active_games(session: Session) -> list[Game]:
     return list(session.exec(select(Game).where(col(Game.finished).is_(False))))
 
 
-def load_events(session: Session, game_id: str) -> list[Any]:
-    """A stored game's events, decoded by its game's codec.
+def load_events(session: Session, game_id: str, start: int = 0,
+                stop: int | None = None) -> list[Any]:
+    """A stored game's events (those with `start <= seq < stop`), decoded by its
+    game's codec.
 
     Raises:
         UnknownGameError: no such game.
     """
     row = get_game(session, game_id)
     from_dict = registered_game(row.game).from_dict
-    rows = session.exec(select(EventRow).where(EventRow.game_id == game_id)
-                        .order_by(col(EventRow.seq)))
-    return [from_dict(json.loads(r.payload)) for r in rows]
+    q = select(EventRow.payload).where(EventRow.game_id == game_id)
+    if start:
+        q = q.where(EventRow.seq >= start)
+    if stop is not None:
+        q = q.where(EventRow.seq < stop)
+    return [from_dict(json.loads(payload)) for payload in session.exec(q.order_by(
+        col(EventRow.seq)))]
 
 
 def head_hash(session: Session, game_id: str, version: int) -> str:

@@ -36,6 +36,7 @@ import aiosmtplib
 
 from .config import Config
 from .errors import TransportError
+from .mime import Outgoing
 from .outbound import PermanentFailure
 
 log = logging.getLogger(__name__)
@@ -172,10 +173,16 @@ class DirInbox:
 
 
 def message_bytes(msg: EmailMessage) -> bytes:
+    """The bytes a message is sent as: an outbox mail's as they were built
+    (`pbem.mime.Outgoing`), any other message flattened for SMTP."""
+    if isinstance(msg, Outgoing) and msg.raw:
+        return msg.raw
     return msg.as_bytes(policy=email.policy.SMTP)
 
 
 def recipients(msg: EmailMessage) -> list[str]:
+    if isinstance(msg, Outgoing) and msg.to:
+        return list(msg.to)
     values = [str(v) for h in ("To", "Cc", "Bcc") for v in (msg.get_all(h) or [])]
     return [a for _, a in getaddresses(values) if a]
 
@@ -193,7 +200,8 @@ class DirSender:
         for i, msg in enumerate(messages):
             try:
                 raw = message_bytes(msg)
-                mid = str(msg["Message-ID"])
+                mid = msg.message_id if isinstance(msg, Outgoing) and msg.message_id \
+                    else str(msg["Message-ID"])
                 for to in recipients(msg):
                     box = self.dirs.folder(to)
                     pattern = f"*-{_digest(mid)}.eml"
@@ -371,7 +379,11 @@ class SmtpSender:
         try:
             for i, msg in enumerate(messages):
                 try:
-                    await smtp.send_message(msg, sender=base_address(cfg.moderator_address))
+                    sender = base_address(cfg.moderator_address)
+                    if isinstance(msg, Outgoing) and msg.raw:
+                        await smtp.sendmail(sender, recipients(msg), msg.raw)
+                    else:
+                        await smtp.send_message(msg, sender=sender)
                 except aiosmtplib.SMTPRecipientsRefused as e:
                     codes = [r.code for r in e.recipients]
                     cls = PermanentFailure if codes and all(500 <= c < 600 for c in codes) \

@@ -15,7 +15,13 @@ is SQLite in a temp dir, or PostgreSQL with --postgres (needs DATABASE_URL).
    until a `poll --once` pass has processed it and the SMTP server (or the folder)
    has taken every status mail it caused.
 2. throughput: a whole game's mails (made in advance with the engine and the game's
-   seed) are put in the inbox at once and one pass processes them all.
+   seed) are put in the inbox at once; one pass processes them all, the next sends
+   the outbox. --repeat runs, medians, printed next to the target (>= 50 moves/s
+   with sending).
+2b. cold passes: what cron's `pbem poll --once` costs after its imports (a new store
+   and moderator: no game cached, no template compiled in memory) for one mail, at
+   move ~10 and at move ~150 of two games, interleaved, CPU time, medians; the
+   ratio is printed next to its target (~1.0x).
 3. workers (--workers 1,2,4, needs DATABASE_URL): for each count, that many `pbem
    serve` processes run while scripted players play --games games of three at once
    (`pbem.scripted_tables`), each player answering its status mail as soon as it
@@ -46,15 +52,16 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
-from email.utils import make_msgid
+from email.utils import format_datetime, make_msgid
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sqlmodel import select  # noqa: E402
+from sqlmodel import col, select  # noqa: E402
 
 from engine.match import Match  # noqa: E402
 from engine.princes.definition import GAME  # noqa: E402
@@ -81,6 +88,9 @@ def real_stack() -> dict[str, str] | None:
         return None
     return env  # type: ignore[return-value]
 
+
+DATES = datetime(2026, 1, 1, tzinfo=UTC)
+"""The Date of a scripted game's first mail; each next one is a second later."""
 
 BENCH_RATE = 10**9
 """The bench plays far faster than a person: no per-seat hourly limit (pbem.guard)."""
@@ -125,6 +135,9 @@ def scripted_game(players: list[PlayerSpec], seed: str, tokens: list[str], domai
         msg["To"] = f"moderator+{tokens[seat]}@{domain}"
         msg["Subject"] = "Re: your turn"
         msg["Message-ID"] = make_msgid(domain="bench.test")
+        # a Date of its own: a mail server would add one to the second, and the same
+        # command again within a second would be a repeated mail (pbem.guard)
+        msg["Date"] = format_datetime(DATES + timedelta(seconds=len(mails)))
         msg.set_content(f"@v{played.state.version}\n{grammar_for(None).format_command(cmd)}\n")
         mails.append(msg)
         played.play(seat, cmd)
@@ -183,6 +196,50 @@ def wait_inbox(cfg: Config, n: int, timeout: float = 60) -> None:
         time.sleep(0.01)
 
 
+THROUGHPUT_TARGET = 50.0
+"""moves/s of one warm worker, sending its status mails included (issue 11)."""
+COLD_RATIO_TARGET = 1.0
+"""a cold pass's cost at move ~150 over its cost at move ~10 (issue 11: ~1.0x)."""
+
+
+def fresh_game(cfg: Config, players: list[PlayerSpec], inbox: Callable[[], object],
+               sender: object, seed: str, limit: int) -> tuple[Moderator, list[EmailMessage]]:
+    """A new database with one game, its first status mails sent, and up to `limit`
+    of its player mails made in advance."""
+    clear_inboxes(cfg, players)
+    store = Store(cfg.sqlalchemy_url())
+    store.drop_all()
+    store.create_all()
+    mod = Moderator(store, cfg)
+    return mod, add_game(mod, players, inbox, sender, seed, limit)
+
+
+def add_game(mod: Moderator, players: list[PlayerSpec], inbox: Callable[[], object],
+             sender: object, seed: str, limit: int, game_id: str | None = None
+             ) -> list[EmailMessage]:
+    """One more game, its first status mails sent; up to `limit` of its player mails."""
+    game = mod.new_game(players, utcnow(), seed=seed, game_id=game_id)
+    with mod.store.read() as s:
+        tokens = list(s.exec(select(Seat.token).where(Seat.game_id == game)
+                             .order_by(col(Seat.seat))))
+    poll_once(mod, inbox, sender)  # type: ignore[arg-type]
+    return scripted_game(players, seed, tokens, mod.cfg.moderator_domain, limit)
+
+
+def deliver_in_order(cfg: Config, deliver: Callable[[EmailMessage], None],
+                     mails: list[EmailMessage]) -> None:
+    """Put `mails` in the inbox in their order (a mail server delivers mails sent at
+    once in any order, and a mail ahead of the game is refused as stale)."""
+    for i, m in enumerate(mails):
+        deliver(m)
+        if cfg.transport != "files":
+            wait_inbox(cfg, i + 1)
+
+
+def cpu() -> float:
+    return time.process_time()
+
+
 def run(args: argparse.Namespace) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="pbem-bench-"))
     cfg, players, transport = setup(tmp, args.players, args.postgres)
@@ -194,57 +251,110 @@ def run(args: argparse.Namespace) -> None:
         inbox, sender = (lambda: ImapInbox(cfg)), SmtpSender(cfg)
     deliver = deliver_fn(cfg)
     db = "PostgreSQL" if args.postgres else "SQLite (WAL)"
-    print(f"transport: {transport}; database: {db}; {args.players} players")
+    print(f"transport: {transport}; database: {db}; {args.players} players; "
+          f"{args.repeat} runs of each phase, medians")
 
-    for phase in ("latency", "throughput"):
-        clear_inboxes(cfg, players)
-        store = Store(cfg.sqlalchemy_url())
-        store.drop_all()
-        store.create_all()
-        mod = Moderator(store, cfg)
-        seed = f"bench-{phase}"
-        game = mod.new_game(players, utcnow(), seed=seed)
-        with store.read() as s:
-            from sqlmodel import col, select
+    # 1. latency
+    mod, mails = fresh_game(cfg, players, inbox, sender, "bench-latency", args.moves)
+    times = []
+    for i, m in enumerate(mails):
+        deliver(m)
+        wait_inbox(cfg, 1)
+        t0 = time.perf_counter()
+        report = poll_once(mod, inbox, sender)  # type: ignore[arg-type]
+        times.append(time.perf_counter() - t0)
+        assert report.outcomes and report.outcomes[0].status == "accepted", \
+            (i, report.outcomes)
+        assert report.sent.sent >= len(players), report.summary()
+    mod.store.dispose()
+    times.sort()
+    p95 = times[int(len(times) * 0.95) - 1]
+    print(f"latency, move in inbox -> every status mail taken by the server "
+          f"({len(times)} moves): median {statistics.median(times) * 1000:.1f} ms, "
+          f"p95 {p95 * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms")
 
-            tokens = list(s.exec(select(Seat.token).where(Seat.game_id == game)
-                                        .order_by(col(Seat.seat))))
-        poll_once(mod, inbox, sender)  # type: ignore[arg-type]
-        mails = scripted_game(players, seed, tokens, cfg.moderator_domain, args.moves)
-        if phase == "latency":
-            times = []
-            for i, m in enumerate(mails):
-                deliver(m)
-                wait_inbox(cfg, 1)
-                t0 = time.perf_counter()
-                report = poll_once(mod, inbox, sender)  # type: ignore[arg-type]
-                times.append(time.perf_counter() - t0)
-                assert report.outcomes and report.outcomes[0].status == "accepted", \
-                    (i, report.outcomes)
-                assert report.sent.sent >= len(players), report.summary()
-            times.sort()
-            p95 = times[int(len(times) * 0.95) - 1]
-            print(f"latency, move in inbox -> every status mail taken by the server "
-                  f"({len(times)} moves): median {statistics.median(times) * 1000:.1f} ms, "
-                  f"p95 {p95 * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms")
+    # 2. throughput of one warm worker, sending included
+    runs: list[dict[str, float]] = []
+    for r in range(args.repeat):
+        mod, mails = fresh_game(cfg, players, inbox, sender, f"bench-throughput-{r}",
+                                args.moves)
+        deliver_in_order(cfg, deliver, mails)
+        t0, c0 = time.perf_counter(), cpu()
+        report = poll_once(mod, inbox, sender, send=False)  # type: ignore[arg-type]
+        t1 = time.perf_counter()
+        report2 = poll_once(mod, inbox, sender)  # type: ignore[arg-type]
+        t2, c2 = time.perf_counter(), cpu()
+        mod.store.dispose()
+        accepted = sum(o.status == "accepted" for o in report.outcomes)
+        assert accepted == len(mails), report.summary()
+        runs.append({"processed": accepted / (t1 - t0), "sent": report2.sent.sent / (t2 - t1),
+                     "together": accepted / (t2 - t0),
+                     "cpu_ms": (c2 - c0) * 1000 / accepted, "mails": report2.sent.sent,
+                     "moves": accepted})
+        print(f"  run {r + 1}: {runs[-1]['together']:.1f} moves/s with sending "
+              f"({accepted} moves, {report2.sent.sent} mails)", flush=True)
+    med = {k: statistics.median(x[k] for x in runs) for k in runs[0]}
+    print(f"throughput, one warm worker, {med['moves']:.0f} moves queued at once: "
+          f"{med['processed']:.1f} moves/s processed (fetch, decide, store, render "
+          f"{med['mails']:.0f} mails into the outbox), then {med['sent']:.1f} mails/s sent; "
+          f"together {med['together']:.1f} moves/s (target >= {THROUGHPUT_TARGET:.0f}: "
+          f"{'met' if med['together'] >= THROUGHPUT_TARGET else 'NOT met'}); "
+          f"{med['cpu_ms']:.1f} ms CPU per move, sending included: "
+          f"{1000 / med['cpu_ms']:.1f} moves/s on a free core (target "
+          f"{'met' if 1000 / med['cpu_ms'] >= THROUGHPUT_TARGET else 'NOT met'}; "
+          f"load average {os.getloadavg()[0]:.2f})")
+
+    # 3. cold passes (cron): a new moderator on the database for each pass
+    cold_passes(cfg, players, inbox, sender, deliver, args.repeat)
+
+
+def cold_pass(cfg: Config, inbox: Callable[[], object], sender: object) -> float:
+    """One `pbem poll --once` pass after its imports: a new store and moderator (no
+    cached game, no compiled template in memory), one mail processed and its status
+    mails sent. Returns the CPU seconds."""
+    c0 = cpu()
+    store = Store(cfg.sqlalchemy_url())
+    store.create_all()
+    report = poll_once(Moderator(store, cfg), inbox, sender)  # type: ignore[arg-type]
+    took = cpu() - c0
+    store.dispose()
+    assert [o.status for o in report.outcomes] == ["accepted"], report.outcomes
+    return took
+
+
+def cold_passes(cfg: Config, players: list[PlayerSpec], inbox: Callable[[], object],
+                sender: object, deliver: Callable[[EmailMessage], None], repeat: int,
+                early: int = 10, late: int = 150) -> None:
+    """A cold pass at move ~`early` and at move ~`late` of two games of one
+    database, interleaved over `repeat` rounds of 3 passes; CPU time, medians."""
+    mails: dict[int, list[EmailMessage]] = {}
+    mod, _ = fresh_game(cfg, players, inbox, sender, "bench-cold", 0)
+    for at in (early, late):
+        for k in range(20):  # a seed whose game lasts long enough
+            got_mails = add_game(mod, players, inbox, sender, f"bench-cold-{at}-{k}",
+                                 at + 3 * repeat, game_id=f"cold-{at}-{k}")
+            if len(got_mails) == at + 3 * repeat:
+                break
         else:
-            for m in mails:
-                deliver(m)
-            wait_inbox(cfg, len(mails))
-            t0 = time.perf_counter()
-            report = poll_once(mod, inbox, sender, send=False)  # type: ignore[arg-type]
-            t_process = time.perf_counter() - t0
-            t0 = time.perf_counter()
-            report2 = poll_once(mod, inbox, sender)  # type: ignore[arg-type]
-            t_send = time.perf_counter() - t0
-            accepted = sum(o.status == "accepted" for o in report.outcomes)
-            assert accepted == len(mails), report.summary()
-            print(f"throughput, one worker, {accepted} moves queued at once: "
-                  f"{accepted / t_process:.1f} moves/s processed (fetch, decide, store, "
-                  f"render {report2.sent.sent} mails into the outbox), then "
-                  f"{report2.sent.sent / t_send:.1f} mails/s sent; together "
-                  f"{accepted / (t_process + t_send):.1f} moves/s")
-        store.dispose()
+            raise SystemExit(f"no game of {at + 3 * repeat} mails in 20 seeds")
+        deliver_in_order(cfg, deliver, got_mails[:at])
+        poll_once(mod, inbox, sender)  # type: ignore[arg-type]
+        mails[at] = got_mails[at:]
+    mod.store.dispose()
+    got: dict[int, list[float]] = {early: [], late: []}
+    for i in range(3 * repeat):
+        for at, rest in mails.items():
+            while inbox_count(cfg):  # the last pass's mail is out of the inbox
+                time.sleep(0.01)
+            deliver(rest[i])
+            wait_inbox(cfg, 1)
+            got[at].append(cold_pass(cfg, inbox, sender))
+    a, b = (statistics.median(got[x]) for x in (early, late))
+    ratio = b / a
+    print(f"cold pass (pbem poll --once after its imports: one mail, its status mails "
+          f"sent), CPU: move ~{early} {a * 1000:.1f} ms, move ~{late} {b * 1000:.1f} ms "
+          f"(medians of {3 * repeat}, interleaved); ratio {ratio:.2f}x (target "
+          f"~{COLD_RATIO_TARGET:.1f}x: {'met' if ratio <= 1.1 else 'NOT met'})")
 
 
 class ImapPlayers:

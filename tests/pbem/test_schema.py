@@ -82,8 +82,9 @@ def test_release_database_with_a_game_upgrades_in_place_and_plays_on(tmp_path) -
     game_id = make_release_database(url)
     store = Store(url)
     assert schema.VERSION_TABLE not in inspect(store.engine).get_table_names()
+    # the tables of 0002 (addresses, auth, replies, played mails) and 0006 (snapshots)
     assert [d[0] for d in schema_diff(store.engine) if isinstance(d, tuple)].count(
-        "add_table") == 4
+        "add_table") == 5
     done = store.create_all()
     assert (done.before, done.after, done.from_legacy) == (schema.BASELINE, schema.HEAD, True)
     assert done.describe() == (f"database upgraded from revision {schema.BASELINE} "
@@ -103,15 +104,16 @@ def test_database_at_0004_gets_each_games_due_time_in_place(tmp_path) -> None:
 
 def test_database_made_between_release_and_migrations_is_upgraded(tmp_path) -> None:
     # create_all before the migrations made whatever the models held then: here all
-    # of today's tables but the send lease's columns (and the game's game and due
-    # time, which came after the migrations), with the option column the models had
-    # then.
+    # of today's tables but the send lease's columns (and the game's game, its due
+    # time and the snapshots, which came after the migrations), with the option
+    # column the models had then.
     store = Store(sqlite_url(tmp_path))
     SQLModel.metadata.create_all(store.engine, tables=TABLES)
     with store.engine.begin() as conn:
         conn.exec_driver_sql("ALTER TABLE pbem_game DROP COLUMN game")
         conn.exec_driver_sql("DROP INDEX ix_pbem_game_due_at")  # came with 0005
         conn.exec_driver_sql("ALTER TABLE pbem_game DROP COLUMN due_at")
+        conn.exec_driver_sql("DROP TABLE pbem_snapshot")  # came with 0006
         # the models of then held the first game's option column (dropped by 0004)
         conn.exec_driver_sql("ALTER TABLE pbem_game ADD COLUMN money_open BOOLEAN "
                              "NOT NULL DEFAULT 0")

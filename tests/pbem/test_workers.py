@@ -130,16 +130,20 @@ def test_an_expired_lease_is_taken_over_and_a_live_one_is_not(store: Store) -> N
 
 
 def test_a_row_is_marked_only_while_its_lease_is_ours(store: Store) -> None:
-    from pbem.outbound import SendReport, _marker
+    from pbem.outbound import Marks, SendReport
 
     queue_mails(store, 2)
     slow = claim_due(store, NOW, 10, "slow", LEASE)
     later = NOW + timedelta(seconds=61)
     fast = claim_due(store, later, 10, "fast", LEASE)
     report = SendReport()
-    _marker(store, slow, report, later, 5, claim="slow")(0, None)  # the lease passed to "fast"
+    marks = Marks(store, report, later, 5, claim="slow")
+    marks.record(slow[0], None)  # the lease passed to "fast"
+    marks.flush()
     assert report.sent == 0 and len(pending(store)) == 2
-    _marker(store, fast, report, later, 5, claim="fast")(0, None)
+    marks = Marks(store, report, later, 5, claim="fast")
+    marks.record(fast[0], None)
+    marks.flush()
     assert report.sent == 1
     with store.read() as s:
         sent = s.exec(select(OutMail).where(OutMail.status == "sent")).one()

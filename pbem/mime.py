@@ -1,0 +1,108 @@
+"""An outgoing mail's bytes, built once.
+
+The email package's `EmailMessage` parses every header it is given into a header
+object and folds it again when it is flattened, and a transport flattens the
+message once more: about 4 ms a mail. Here a mail is written straight to the bytes
+the transports send (`compose`): a short ASCII header value as it is, any other one
+folded by the email package's own header classes (`email.policy.SMTP`), and each
+body part as the email package would encode it (7bit when every line is short ASCII,
+else quoted-printable). The bytes are read back once (`read_back`), as the check
+that no value made a header of its own and as the `EmailMessage` a transport or a
+test may look at (`Outgoing`); the transports send `Outgoing.raw` as it is.
+"""
+
+from __future__ import annotations
+
+import email.parser
+import email.policy
+import email.quoprimime
+import uuid
+from collections.abc import Sequence
+from email.message import EmailMessage
+
+POLICY = email.policy.SMTP  # CRLF line ends, lines of at most 78 characters
+CRLF = b"\r\n"
+LINE = 78  # the longest header line written as it is, and line a 7bit part keeps
+
+
+# One boundary for every mail (it need only be absent from the parts; a quoted-
+# printable part never holds "=_"): a reader's pattern for it is compiled once.
+BOUNDARY = "=_pbem_alternative_c3a1e0f5"
+
+
+class Outgoing(EmailMessage):
+    """A message read back from the bytes it is sent as (`raw`, the whole mail), with
+    its envelope recipients and Message-ID as they were written (`read_back`); only
+    the top part of a message holds them."""
+
+    raw: bytes = b""
+    to: tuple[str, ...] = ()
+    message_id: str = ""
+
+
+def header_line(name: str, value: str) -> bytes:
+    """One header field with its line end: as it is when it is ASCII and fits on
+    one line, else folded (and encoded) by the email package's header class."""
+    if value.isascii() and len(name) + 2 + len(value) <= LINE \
+            and value == value.strip() and "\n" not in value and "\r" not in value:
+        return f"{name}: {value}".encode("ascii") + CRLF
+    folded: str = POLICY.header_factory(name, value).fold(policy=POLICY)
+    return folded.encode("ascii")
+
+
+def encode_text(text: str) -> tuple[str, bytes]:
+    """A text part's transfer encoding and body (UTF-8): 7bit when every line is
+    ASCII of at most 78 characters, else quoted-printable."""
+    lines = text.encode("utf-8").splitlines()
+    if text.isascii() and all(len(ln) <= LINE for ln in lines):
+        return "7bit", CRLF.join(lines) + CRLF
+    body = email.quoprimime.body_encode((b"\n".join(lines) + b"\n").decode("latin-1"),
+                                        76, "\r\n")
+    data = body.encode("ascii")
+    return "quoted-printable", data if data.endswith(CRLF) else data + CRLF
+
+
+def _text_part(text: str, subtype: str) -> tuple[bytes, bytes]:
+    cte, body = encode_text(text)
+    head = (f'Content-Type: text/{subtype}; charset="utf-8"\r\n'
+            f"Content-Transfer-Encoding: {cte}\r\n").encode("ascii")
+    return head, body
+
+
+def compose(headers: Sequence[tuple[str, str]], text: str, html: str = "") -> bytes:
+    """The mail's bytes: `headers` (name, value) in order, then MIME-Version and the
+    body: `text` as text/plain, or multipart/alternative of `text` and `html`."""
+    out = [header_line(k, v) for k, v in headers]
+    out.append(b"MIME-Version: 1.0\r\n")
+    text_head, text_body = _text_part(text, "plain")
+    if not html:
+        out += [text_head, CRLF, text_body]
+        return b"".join(out)
+    html_head, html_body = _text_part(html, "html")
+    boundary = BOUNDARY
+    while boundary.encode("ascii") in text_body or boundary.encode("ascii") in html_body:
+        boundary = f"=_pbem_{uuid.uuid4().hex}"  # a 7bit part that holds it: a new one
+    delimiter = f"--{boundary}\r\n".encode("ascii")
+    out += [f'Content-Type: multipart/alternative;\r\n boundary="{boundary}"\r\n\r\n'
+            .encode("ascii"),
+            delimiter, text_head, CRLF, text_body, CRLF,
+            delimiter, html_head, CRLF, html_body, CRLF,
+            f"--{boundary}--\r\n".encode("ascii")]
+    return b"".join(out)
+
+
+# compat32 parses the MIME structure without making a header object of every value
+# (7x faster than the default policy); the parts are then given the default policy,
+# whose header objects are made from the same stored values when a header is read.
+_PARSER = email.parser.BytesParser(Outgoing, policy=email.policy.compat32)
+
+
+def read_back(raw: bytes, to: Sequence[str] = (), message_id: str = "") -> Outgoing:
+    """The mail `raw` as an `Outgoing` message (its header values are parsed only
+    when asked for), sent to `to` under `message_id`."""
+    msg = _PARSER.parsebytes(raw.replace(CRLF, b"\n"))  # as a message built in memory
+    assert isinstance(msg, Outgoing)
+    for part in msg.walk():
+        part.policy = email.policy.default
+    msg.raw, msg.to, msg.message_id = raw, tuple(to), message_id
+    return msg

@@ -1,0 +1,80 @@
+"""State snapshots: a game's state and undo tracker after its last commit, stored with
+the game (`store.Snapshot`, one row a game), so a process that starts cold (a
+`pbem poll --once` from cron, a restarted worker) loads them instead of replaying
+the game and then replaying it again up to the last command for the tracker.
+
+A snapshot is a cache, never the record: the events are. It is used only when it
+shows the game's version and was written by the same engine (`engine_stamp`: the
+engine's version and a digest of the engine's and the game's sources), and when it
+reads back; anything else means a replay, with the same result. The data is a
+pickle, written and read only by the moderator in its own database.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import pickle
+import sys
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from sqlmodel import Session
+
+from engine import __version__ as ENGINE_VERSION
+from engine.undo import Tracker
+
+from .store import Game, Snapshot
+
+log = logging.getLogger(__name__)
+
+_ENGINE_DIR = Path(sys.modules["engine"].__file__ or ".").resolve().parent
+
+
+@cache
+def _sources_digest(folders: tuple[Path, ...]) -> str:
+    h = hashlib.sha256()
+    for folder in folders:
+        for path in sorted(folder.rglob("*.py")):
+            h.update(str(path.relative_to(folder)).encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def engine_stamp(game: Any) -> str:
+    """The game and the code a state of it was made by: its name, the engine's
+    version, and a digest of the engine's sources and the game's own package."""
+    module = sys.modules.get(type(game).__module__)
+    folders = [_ENGINE_DIR]
+    if module is not None and module.__file__:
+        own = Path(module.__file__).resolve().parent
+        if not own.is_relative_to(_ENGINE_DIR):
+            folders.append(own)
+    return f"{game.name}:{ENGINE_VERSION}:{_sources_digest(tuple(folders))}"
+
+
+def save(s: Session, row: Game, game: Any, state: Any, tracker: Tracker,
+         moves: int) -> None:
+    """Store the game's state at `row.version`, with `moves` commands stored and the
+    undo protocol's `tracker`, in the session of the commit that made it."""
+    data = pickle.dumps((state, tracker), protocol=pickle.HIGHEST_PROTOCOL)
+    s.merge(Snapshot(game_id=row.id, version=row.version, moves=moves,
+                     engine=engine_stamp(game), data=data))
+
+
+def restore(s: Session, row: Game, game: Any) -> tuple[Any, Tracker, int] | None:
+    """The state at `row.version`, the tracker and the number of commands it goes
+    with, from the game's snapshot; None when there is none that fits (then the game
+    is replayed)."""
+    snap = s.get(Snapshot, row.id)
+    if snap is None or snap.version != row.version or snap.engine != engine_stamp(game):
+        return None
+    try:
+        state, tracker = pickle.loads(snap.data)
+    except Exception as e:  # an unreadable snapshot is only a cache miss
+        log.warning("game %s: snapshot unreadable (%s); replaying", row.id, e)
+        return None
+    if getattr(state, "version", None) != row.version or not isinstance(tracker, Tracker):
+        return None
+    return state, tracker, snap.moves

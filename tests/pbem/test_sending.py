@@ -1,0 +1,122 @@
+"""Outgoing mail built once (`pbem.mime`) and the outbox marked a batch at a time."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+from collections.abc import Callable, Sequence
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+from sqlalchemy import event
+from sqlmodel import select
+
+from pbem.config import Config
+from pbem.mime import BOUNDARY, Outgoing, compose, read_back
+from pbem.outbound import build_message, make_mail, send_due
+from pbem.store import OutMail, Store
+from pbem.transport import DirSender, MailDirs, message_bytes
+
+from .fakes import NOW
+
+CFG = Config(moderator_address="moderator@example.org", moderator_name="pbem moderator")
+
+
+def row(**kw: str) -> OutMail:
+    fields = {"text": "hello\n", "html": "<p>hello</p>\n", "subject": "[pof-1] anna to act",
+              **kw}
+    mail = make_mail(CFG, game_id="pof-1", kind="status", to="anna@example.org",
+                     now=NOW, reply_to="moderator+tok@example.org", in_reply_to="<p@x.org>",
+                     references=[f"<r{i}@x.org>" for i in range(12)], version=3, **fields)
+    mail.id = 1
+    return mail
+
+
+def parsed(raw: bytes) -> EmailMessage:
+    """The mail as a reader stores it (line ends as LF) and the email package reads it."""
+    msg = email.message_from_bytes(raw.replace(b"\r\n", b"\n"), policy=email.policy.default)
+    assert isinstance(msg, EmailMessage)
+    return msg
+
+
+def test_a_mail_reads_back_as_the_email_package_reads_what_is_sent() -> None:
+    text = "Würfel: 3\n" + "long " * 40 + "\n\nend\n"
+    html = "<p>Würfel</p>\n"
+    msg = build_message(CFG, row(text=text, html=html, subject="[pof-1] Zoë — to act"))
+    back = parsed(msg.raw)
+    assert back["Subject"] == msg["Subject"] == "[pof-1] Zoë — to act"
+    assert str(back["To"]) == "anna@example.org"
+    assert str(back["From"]) == "pbem moderator <moderator@example.org>"
+    assert back["References"].split()[-1] == "<p@x.org>"
+    assert back.get_content_type() == "multipart/alternative"
+    plain = back.get_body(preferencelist=("plain",))
+    rich = back.get_body(preferencelist=("html",))
+    assert plain is not None and rich is not None
+    assert plain.get_content() == text and rich.get_content() == html
+    assert plain["Content-Transfer-Encoding"] == "quoted-printable"
+    # and the message handed to the transports shows the same
+    body = msg.get_body(preferencelist=("plain",))
+    assert body is not None and body.get_content() == text
+    assert all(len(line) <= 78 for line in msg.raw.split(b"\r\n"))
+    assert b"\n" not in msg.raw.replace(b"\r\n", b"")
+    assert msg.raw.isascii()
+
+
+def test_a_plain_mail_is_one_part_and_7bit() -> None:
+    msg = build_message(CFG, row(html=""))
+    back = parsed(msg.raw)
+    assert back.get_content_type() == "text/plain"
+    assert back["Content-Transfer-Encoding"] == "7bit"
+    assert back.get_content() == "hello\n"
+
+
+def test_a_part_holding_the_boundary_gets_another_one() -> None:
+    raw = compose([("To", "a@b.org")], f"--{BOUNDARY}\n", "<p>x</p>\n")
+    back = parsed(raw)
+    assert back.get_boundary() != BOUNDARY
+    plain = back.get_body(preferencelist=("plain",))
+    assert plain is not None and plain.get_content() == f"--{BOUNDARY}\n"
+
+
+def test_the_transports_send_the_bytes_built_once(tmp_path: Path) -> None:
+    msg = build_message(CFG, row())
+    assert isinstance(msg, Outgoing) and message_bytes(msg) is msg.raw
+    dirs = MailDirs(tmp_path)
+    DirSender(dirs).send_batch([msg], lambda i, e: None)
+    [path] = dirs.new("anna@example.org")
+    assert path.read_bytes() == msg.raw
+    assert read_back(msg.raw).raw == msg.raw
+
+
+class Taker:
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    def send_batch(self, messages: Sequence[EmailMessage],
+                   done: Callable[[int, Exception | None], None]) -> None:
+        for i, m in enumerate(messages):
+            self.sent.append(str(m["Message-ID"]))
+            done(i, None)
+
+
+@pytest.mark.parametrize("n", [20, 45])
+def test_a_batch_is_marked_sent_in_one_transaction(n: int) -> None:
+    store = Store("sqlite://")
+    store.create_all()
+    with store.transaction() as s:
+        for i in range(n):
+            s.add(make_mail(CFG, game_id=None, kind="notice", to=f"p{i}@example.org",
+                            subject=f"mail {i}", text="hi\n", html="", now=NOW))
+    commits: list[int] = []
+    event.listen(store.engine, "commit", lambda conn: commits.append(1))
+    taker = Taker()
+    report = send_due(store, taker, CFG, NOW, limit=20)
+    assert report.sent == n and len(set(taker.sent)) == n
+    batches = -(-n // 20)
+    # per batch: its claim and its marks; then one claim that finds nothing
+    assert len(commits) == 2 * batches + (1 if n % 20 == 0 else 0)
+    with store.read() as s:
+        rows = list(s.exec(select(OutMail)))
+    assert all(r.status == "sent" and r.attempts == 1 and r.claimed_until is None
+               for r in rows)
