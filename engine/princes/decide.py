@@ -1,16 +1,19 @@
 """Deciding a command: the checks every command passes (game over, chance, a pending
 choice or placement, setup), then the auction or the action phase; and the events
-that follow by themselves. `apply` decides and folds."""
+that follow by themselves. `apply` decides and folds into a new state;
+`apply_in_place` folds into the state it is given (the replay path). Both run the
+same checks and the same fold."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from engine import decks
 from engine.errors import ChanceError, GameOverError, IllegalMoveError, NotYourTurnError
 
-from .actions import decide_action
-from .auction import decide_auction
+from .actions import ACTIONS, decide_action
+from .auction import AUCTION, decide_auction
 from .checks import illegal, placement_error
 from .commands import (
     Agree,
@@ -44,10 +47,10 @@ from .events import (
     RoundStarted,
     TurnEnded,
 )
-from .evolve import evolve
+from .evolve import evolve_in_place
 from .queries import chance_due, fame_sold
 from .scoring import prestige_points
-from .state import Pending, Player, State
+from .state import Pending, Player, State, owned_copy
 
 
 def decide(state: State, seat: int, cmd: Command) -> list[Event]:
@@ -63,24 +66,52 @@ def decide(state: State, seat: int, cmd: Command) -> list[Event]:
 
 
 def apply(state: State, seat: int, cmd: Command) -> tuple[State, list[Event]]:
-    """Decide a command and fold its events: the new state and the events.
+    """Decide a command and fold its events: the new state and the events; `state`
+    is never changed.
 
     Raises:
         IllegalMoveError: as `decide`.
     """
     events = _decide_primary(state, seat, cmd)
+    new = owned_copy(state)
+    _fold(new, events)
+    return new, events
+
+
+def apply_in_place(state: State, seat: int, cmd: Command) -> list[Event]:
+    """Decide a command and fold its events into `state` itself: the events. The
+    checks all come before the first change, so a refused command changes nothing.
+
+    Raises:
+        IllegalMoveError: as `decide`; `state` is unchanged then.
+    """
+    events = _decide_primary(state, seat, cmd)
+    _fold(state, events)
+    return events
+
+
+def _fold(state: State, events: list[Event]) -> None:
+    """Fold the decided events and those that follow automatically into `state`
+    (the automatic ones are appended to `events`)."""
+    fold = evolve_in_place
     for e in events:
-        state = evolve(state, e)
+        fold(state, e)
     while True:
         more = automatic(state)
         if not more:
-            return state, events
+            return
         for e in more:
-            state = evolve(state, e)
+            fold(state, e)
         events.extend(more)
 
 
 def _decide_primary(state: State, seat: int, cmd: Command) -> list[Event]:
+    step = _PLAY.get(type(cmd))
+    if step is not None and state.pending is None and state.phase in _PLAYING \
+            and 0 <= seat < len(state.players):
+        # The common case, in one lookup: an auction or action command with nothing
+        # due first (what the checks below would find, in the same order).
+        return step(state, seat, cmd)
     if state.phase == "over":
         raise GameOverError("the game is over", "over")
     if isinstance(cmd, (Deal, Draw)):
@@ -184,6 +215,13 @@ def _decide_keep(state: State, seat: int, cmd: Keep) -> list[Event]:
             raise illegal(f"{c!r} was not dealt to you", "keep")
     returned = tuple(c for c in p.dealt if c not in cmd.cards)
     return [ProfessionsKept(seat, cmd.cards, returned)]
+
+
+_PLAY: dict[type[Any], Callable[[State, int, Any], list[Event]]] = {**AUCTION, **ACTIONS}
+"""The auction and action commands' decisions by command type (see `_decide_primary`)."""
+
+_PLAYING = frozenset(("auction", "action", "roundend", "scored"))
+"""The phases past setup and before the end (where `_PLAY` applies)."""
 
 
 # --------------------------------------------------------------------------- automatic

@@ -1,5 +1,12 @@
 """The state of a game of The Princes of Florence: a fold over its events.
 
+`State` and `Player` are mutable, so that `evolve.evolve_in_place` can fold an event
+by writing a few fields (the replay path); the rest of pbem treats a state as a
+value: `evolve.evolve` and `decide.apply` fold into a private copy (`owned_copy`)
+and never change the state they were given. Their containers (tuples, frozensets,
+the dicts `used`, `stacks`, `decks` ...) are never changed in place: a change puts
+a new one, so a copy shares them safely.
+
 Secret fields are named `hand`, `bonus_hand`, `prestige_hand`, `dealt`, `florins`
 (hidden unless the game's money is open) and `pending.cards`; `views.view_for` is
 the only way they leave the engine. The state carries the rules data of its variant
@@ -19,9 +26,9 @@ from .ruleset import Rules
 CHANCE = -1  # the pseudo-seat that deals and draws
 
 
-# Player and State are frozen but not slotted: `replace` copies their __dict__,
-# which is several times faster than a field-by-field copy (replay's hot path).
-@dataclass(frozen=True)
+# Player and State are not slotted: `replace` and `owned_copy` copy their __dict__,
+# which is several times faster than a field-by-field copy.
+@dataclass(eq=True)
 class Player:
     name: str
     florins: int
@@ -79,7 +86,7 @@ class Pending:
     tile: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(eq=True)
 class State:
     players: tuple[Player, ...]
     rules: Rules  # the data of the variant: from `ruleset.rules_for(variant)`
@@ -126,16 +133,32 @@ class State:
 
 
 T = TypeVar("T", Player, State)
-_set_attr = object.__setattr__
+_new = object.__new__
 
 
 def replace(obj: T, **changes: Any) -> T:
     """`dataclasses.replace` for Player and State, several times faster.
 
-    The copy shares the field values and never runs __init__, which only assigns.
+    The copy shares the field values (players included) and never runs __init__,
+    which only assigns.
     """
-    new = object.__new__(type(obj))
+    new = _new(type(obj))
     d = obj.__dict__.copy()
     d.update(changes)
-    _set_attr(new, "__dict__", d)
+    new.__dict__ = d
+    return new
+
+
+def owned_copy(state: State) -> State:
+    """A copy of the state that may be changed in place without changing `state`:
+    its own State and Player objects (the immutable values inside are shared)."""
+    new = _new(State)
+    d = state.__dict__.copy()
+    players = []
+    for p in state.players:
+        q = _new(Player)
+        q.__dict__ = p.__dict__.copy()
+        players.append(q)
+    d["players"] = tuple(players)
+    new.__dict__ = d
     return new
