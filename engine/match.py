@@ -14,7 +14,7 @@ from typing import Any
 from .consent import Reverted
 from .errors import IllegalMoveError
 from .protocol import CHANCE, Game, InPlace
-from .undo import START, Last, Tracker, is_undo_command, legal_undo_commands
+from .undo import START, UNDO_COMMANDS, Last, Tracker, legal_undo_commands
 from .undo import play as play_command
 
 
@@ -162,25 +162,23 @@ class Match:
         Raises:
             IllegalMoveError: the command is refused; nothing changes.
         """
-        if self._tracker is None and not is_undo_command(command):
-            return self._play_in_place(seat, command)
+        if self._tracker is None and not isinstance(command, UNDO_COMMANDS):
+            # In place (`in_place`), with no tracker to keep.
+            apply = self._apply
+            if apply is None:  # the game has no in-place hook: the same rules, by value
+                self.state, events = self.game.apply(self.state, seat, command)
+            else:
+                state = self.state
+                if state is not self._owned:
+                    assert self._own is not None
+                    state = self.state = self._owned = self._own(state)
+                events = apply(state, seat, command)
+            if seat != CHANCE:
+                self._last = (seat, command, len(self.events))
+            self.events.extend(events)
+            return events
         self.state, events, self._tracker = play_command(self.game, self.state, self.tracker,
                                                          seat, command)
-        self.events.extend(events)
-        return events
-
-    def _play_in_place(self, seat: int, command: Any) -> list[Any]:
-        apply = self._apply
-        if apply is None:  # the game has no in-place hook: the same rules, by value
-            self.state, events = self.game.apply(self.state, seat, command)
-        else:
-            state = self.state
-            if state is not self._owned:
-                assert self._own is not None
-                state = self.state = self._owned = self._own(state)
-            events = apply(state, seat, command)
-        if seat != CHANCE:
-            self._last = (seat, command, len(self.events))
         self.events.extend(events)
         return events
 

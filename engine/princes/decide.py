@@ -47,7 +47,7 @@ from .events import (
     RoundStarted,
     TurnEnded,
 )
-from .evolve import evolve_in_place
+from .evolve import EVOLVE
 from .queries import chance_due, fame_sold
 from .scoring import prestige_points
 from .state import Pending, Player, State, owned_copy
@@ -93,15 +93,17 @@ def apply_in_place(state: State, seat: int, cmd: Command) -> list[Event]:
 def _fold(state: State, events: list[Event]) -> None:
     """Fold the decided events and those that follow automatically into `state`
     (the automatic ones are appended to `events`)."""
-    fold = evolve_in_place
+    handlers = EVOLVE  # evolve_in_place, inlined: decided events are never Reverted
     for e in events:
-        fold(state, e)
+        handlers[type(e)](state, e)
+        state.version += 1
     while True:
         more = automatic(state)
         if not more:
             return
         for e in more:
-            fold(state, e)
+            handlers[type(e)](state, e)
+            state.version += 1
         events.extend(more)
 
 
@@ -232,12 +234,19 @@ def automatic(state: State) -> list[Event]:
     if state.pending is not None:
         return []
     phase = state.phase
-    if phase == "keep":
-        return [RoundStarted(1, 0)] if all(not p.dealt for p in state.players) else []
     if phase == "auction":
-        return _auction_automatic(state)
+        if state.turn is not None:  # the common case first
+            return []
+        if state.lot is None:
+            return [AuctionEnded(state.round)]
+        assert state.high is not None
+        p = state.players[state.high]
+        return [AuctionWon(state.high, state.lot, state.price,
+                           fame_sold(state.rules, p, state.price))]
     if phase == "action":
         return _action_automatic(state)
+    if phase == "keep":
+        return [RoundStarted(1, 0)] if all(not p.dealt for p in state.players) else []
     if phase == "roundend":
         if state.round < state.rules.rounds:
             return [RoundStarted(state.round + 1, (state.start + 1) % len(state.players))]
@@ -252,26 +261,16 @@ def automatic(state: State) -> list[Event]:
     return []
 
 
-def _auction_automatic(state: State) -> list[Event]:
-    if state.turn is not None:
-        return []
-    if state.lot is None:
-        return [AuctionEnded(state.round)]
-    assert state.high is not None
-    p = state.players[state.high]
-    return [AuctionWon(state.high, state.lot, state.price,
-                       fame_sold(state.rules, p, state.price))]
-
-
 def _action_automatic(state: State) -> list[Event]:
     players = state.players
-    if state.turn is None:
-        best = max(p.best_wv for p in players)
-        seats = tuple(i for i, p in enumerate(players) if best and p.best_wv == best)
-        return [RoundEnded(state.round, seats, best)]
-    if players[state.turn].actions >= state.rules.limits["actions"]:
-        return [TurnEnded(state.turn)]
-    return []
+    turn = state.turn
+    if turn is not None:
+        if players[turn].actions >= state.rules.limits["actions"]:
+            return [TurnEnded(turn)]
+        return []
+    best = max(p.best_wv for p in players)
+    seats = tuple(i for i, p in enumerate(players) if best and p.best_wv == best)
+    return [RoundEnded(state.round, seats, best)]
 
 
 def _game_ended(players: Sequence[Player]) -> GameEnded:

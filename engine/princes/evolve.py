@@ -55,7 +55,7 @@ def evolve(state: State, event: Event) -> State:
 def evolve_in_place(s: State, event: Event) -> None:
     """Fold one event into `s` itself: the one implementation of every event's
     effect (`evolve` runs it on a copy). Never validates: a failure is a bug."""
-    handler = _EVOLVE.get(type(event))
+    handler = EVOLVE.get(type(event))
     if handler is None:
         if isinstance(event, Reverted):
             raise AssertionError("a Reverted event needs the history: use replay()")
@@ -340,7 +340,7 @@ def _on_game_ended(s: State, e: GameEnded) -> None:
     s.turn = None
 
 
-_EVOLVE: dict[type[Any], Callable[[State, Any], None]] = {
+EVOLVE: dict[type[Any], Callable[[State, Any], None]] = {
     GameStarted: _on_game_started,
     ProfessionsDealt: _on_professions_dealt,
     ProfessionsKept: _on_professions_kept,
