@@ -50,7 +50,7 @@ from .events import (
 from .evolve import EVOLVE
 from .queries import chance_due, fame_sold
 from .scoring import prestige_points
-from .state import Pending, Player, State, owned_copy
+from .state import Pending, Player, State, shared_copy
 
 
 def decide(state: State, seat: int, cmd: Command) -> list[Event]:
@@ -73,7 +73,7 @@ def apply(state: State, seat: int, cmd: Command) -> tuple[State, list[Event]]:
         IllegalMoveError: as `decide`.
     """
     events = _decide_primary(state, seat, cmd)
-    new = owned_copy(state)
+    new = shared_copy(state)
     _fold(new, events)
     return new, events
 

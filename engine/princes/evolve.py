@@ -41,13 +41,13 @@ from .events import (
 )
 from .queries import can_acquire
 from .ruleset import FREEDOMS, LANDSCAPES, rules_for
-from .state import Pending, Player, State, owned_copy
+from .state import Pending, Player, State, player, shared_copy
 
 
 def evolve(state: State, event: Event) -> State:
     """The state after one more event, `state` unchanged (a fold's step). Never
     validates: a failure is a bug."""
-    s = owned_copy(state)
+    s = shared_copy(state)
     evolve_in_place(s, event)
     return s
 
@@ -136,7 +136,7 @@ def _on_game_started(s: State, e: GameStarted) -> None:
 
 def _on_professions_dealt(s: State, e: ProfessionsDealt) -> None:
     s.decks = {**s.decks, "profession": decks.remove_drawn(s.decks["profession"], e.cards)}
-    s.players[e.seat].dealt = e.cards
+    player(s, e.seat).dealt = e.cards
     nxt = e.seat + 1
     s.pending = (Pending("deal", nxt, "profession", s.rules.professions_dealt)
                  if nxt < len(s.players) else None)
@@ -146,13 +146,14 @@ def _on_professions_dealt(s: State, e: ProfessionsDealt) -> None:
 def _on_professions_kept(s: State, e: ProfessionsKept) -> None:
     deck = decks.new_deck(chain(*s.decks["profession"], e.returned))
     s.decks = {**s.decks, "profession": deck}
-    p = s.players[e.seat]
+    p = player(s, e.seat)
     p.dealt = ()
     p.hand = e.kept
 
 
 def _on_round_started(s: State, e: RoundStarted) -> None:
-    for p in s.players:
+    for seat in range(len(s.players)):
+        p = player(s, seat)
         p.actions = 0
         p.used = {}
         p.best_wv = 0
@@ -186,13 +187,13 @@ def _on_bid_passed(s: State, e: BidPassed) -> None:
 
 
 def _on_naming_declined(s: State, e: NamingDeclined) -> None:
-    s.players[e.seat].out = True
+    player(s, e.seat).out = True
     s.turn = _next_namer(s)
 
 
 def _on_auction_won(s: State, e: AuctionWon) -> None:
     rules = s.rules
-    p = s.players[e.seat]
+    p = player(s, e.seat)
     p.won = True
     p.fame -= e.fame_sold
     p.florins += e.fame_sold * rules.fame_step_florins - e.price
@@ -231,7 +232,7 @@ def _on_cards_drawn(s: State, e: CardsDrawn) -> None:
 
 
 def _on_card_chosen(s: State, e: CardChosen) -> None:
-    p = s.players[e.seat]
+    p = player(s, e.seat)
     if e.deck == "profession":
         p.hand = (*p.hand, e.card)
     elif e.deck == "bonus":
@@ -244,7 +245,7 @@ def _on_card_chosen(s: State, e: CardChosen) -> None:
 
 
 def _on_landscape_placed(s: State, e: LandscapePlaced) -> None:
-    p = s.players[e.seat]
+    p = player(s, e.seat)
     p.landscapes = (*p.landscapes, (e.landscape, e.cells))
     p.occupied |= s.rules.grid.mask_of(e.cells)
     p.fame += e.fame
@@ -253,7 +254,7 @@ def _on_landscape_placed(s: State, e: LandscapePlaced) -> None:
 
 
 def _on_building_built(s: State, e: BuildingBuilt) -> None:
-    p = s.players[e.seat]
+    p = player(s, e.seat)
     mask = s.rules.grid.mask_of(e.cells)
     p.buildings = (*p.buildings, (e.building, e.cells))
     p.occupied |= mask
@@ -266,7 +267,7 @@ def _on_building_built(s: State, e: BuildingBuilt) -> None:
 
 
 def _on_work_completed(s: State, e: WorkCompleted) -> None:
-    p = s.players[e.seat]
+    p = player(s, e.seat)
     hand = list(p.hand)
     hand.remove(e.profession)
     p.hand = tuple(hand)
@@ -282,7 +283,7 @@ def _on_work_completed(s: State, e: WorkCompleted) -> None:
 
 
 def _on_card_bought(s: State, e: CardBought) -> None:
-    p = s.players[e.seat]
+    p = player(s, e.seat)
     p.florins -= e.cost
     p.actions += 1
     p.used = _count(p.used, e.deck)
@@ -291,7 +292,7 @@ def _on_card_bought(s: State, e: CardBought) -> None:
 
 
 def _on_freedom_introduced(s: State, e: FreedomIntroduced) -> None:
-    p = s.players[e.seat]
+    p = player(s, e.seat)
     p.freedoms = (*p.freedoms, e.freedom)
     p.florins -= e.cost
     p.actions += 1
@@ -300,8 +301,8 @@ def _on_freedom_introduced(s: State, e: FreedomIntroduced) -> None:
 
 
 def _on_recruited(s: State, e: Recruited) -> None:
-    p = s.players[e.seat]
-    v = s.players[e.victim]
+    p = player(s, e.seat)
+    v = player(s, e.victim)
     table = list(v.table)
     table.remove(e.profession)
     p.recruiting -= 1
@@ -311,26 +312,26 @@ def _on_recruited(s: State, e: Recruited) -> None:
 
 
 def _on_fame_sold(s: State, e: FameSold) -> None:
-    p = s.players[e.seat]
+    p = player(s, e.seat)
     p.fame -= e.steps
     p.florins += e.steps * s.rules.fame_step_florins
 
 
 def _on_turn_ended(s: State, e: TurnEnded) -> None:
+    player(s, e.seat).turn_done = True
     players = s.players
-    players[e.seat].turn_done = True
     s.turn = _next_seat(s, e.seat, lambda i: not players[i].turn_done)
 
 
 def _on_round_ended(s: State, e: RoundEnded) -> None:
     for i in e.best:
-        s.players[i].fame += s.rules.fame_best_work
+        player(s, i).fame += s.rules.fame_best_work
     s.phase = "roundend"
     s.turn = None
 
 
 def _on_prestige_scored(s: State, e: PrestigeScored) -> None:
-    s.players[e.seat].fame += e.fame
+    player(s, e.seat).fame += e.fame
     s.phase = "scored"
 
 
