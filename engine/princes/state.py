@@ -85,6 +85,11 @@ class Pending:
     cards: tuple[str, ...] = ()
     tile: str = ""
 
+    def __reduce__(self) -> tuple[type[Pending], tuple[Any, ...]]:
+        # Copied and pickled through __init__: a compiled frozen class (mypyc, see
+        # setup.py) cannot set its fields afterwards as copy and pickle do.
+        return Pending, (self.kind, self.seat, self.deck, self.n, self.cards, self.tile)
+
 
 @dataclass(eq=True, slots=True)
 class State:
