@@ -81,6 +81,7 @@ class Match:
             self._tracker = None
             if isinstance(game, InPlace):
                 self._apply, self._own = game.apply_in_place, game.owned_copy
+
     @classmethod
     def start(cls, game: Game[Any], players: Sequence[str], *, variant: str | None = None,
               options: Mapping[str, str] | None = None, seed: str | None = None,
@@ -208,4 +209,3 @@ class Match:
         if self.seed is None:
             raise IllegalMoveError("this game has no seed", "chance")
         return self.game.resolve_chance(self.state, self.seed)
-
