@@ -7,6 +7,9 @@ is), and give the same results, about 1.5-1.7x faster on replay. mypy (the test
 extra) must be in the build environment:
 
     PBEM_MYPYC=1 pip install --no-build-isolation .
+
+An editable install (-e) builds them next to the sources, where they shadow later
+edits of those modules until rebuilt or removed (engine/princes/*.so, *__mypyc*.so).
 """
 
 from __future__ import annotations
