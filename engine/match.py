@@ -8,13 +8,13 @@ is a value implementing `engine.protocol.Game`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .consent import Reverted
 from .errors import IllegalMoveError
-from .protocol import CHANCE, Game
-from .undo import START, Tracker, legal_undo_commands
+from .protocol import CHANCE, Game, InPlace
+from .undo import START, UNDO_COMMANDS, Last, Tracker, legal_undo_commands
 from .undo import play as play_command
 
 
@@ -50,22 +50,43 @@ class Match:
     `seed` resolves chance (`resolve_chance`); without one, chance commands must be
     played like moves (a recorded log states every deal and draw). A refused command
     changes nothing.
+
+    `in_place=True` makes a match for replaying: its `state` is its own and each
+    command is folded into it in place (`InPlace.apply_in_place`; a game without it
+    plays by `Game.apply`), and the undo tracker is only worked out when something
+    asks for it (`tracker`, `legal`, an undo command), after which the match plays
+    as any other. The events are kept either way. A caller that keeps `state` across
+    `play` must copy it first (`InPlace.owned_copy`); a state assigned to `state` is
+    copied before it is changed.
     """
 
-    __slots__ = ("game", "state", "events", "tracker", "seed")
+    __slots__ = ("game", "state", "events", "_tracker", "seed", "_apply", "_own", "_owned",
+                 "_last")
 
     def __init__(self, game: Game[Any], state: Any, events: list[Any], *,
-                 tracker: Tracker = START, seed: str | None = None) -> None:
+                 tracker: Tracker = START, seed: str | None = None,
+                 in_place: bool = False) -> None:
         self.game = game
         self.state = state
         self.events = events
-        self.tracker = tracker
         self.seed = seed
+        self._tracker: Tracker | None = tracker
+        # In place (while `_tracker` is None): the state this match owns, and the
+        # last command given as (seat, command, index of its first event).
+        self._apply: Callable[[Any, int, Any], list[Any]] | None = None
+        self._own: Callable[[Any], Any] | None = None
+        self._owned: Any = None
+        self._last: tuple[int, Any, int] | None = None
+        if in_place and tracker == START:
+            self._tracker = None
+            if isinstance(game, InPlace):
+                self._apply, self._own = game.apply_in_place, game.owned_copy
 
     @classmethod
     def start(cls, game: Game[Any], players: Sequence[str], *, variant: str | None = None,
               options: Mapping[str, str] | None = None, seed: str | None = None,
-              commitment: str = "", seeded: bool | None = None) -> Match:
+              commitment: str = "", seeded: bool | None = None,
+              in_place: bool = False) -> Match:
         """A new game (`variant` None: the game's first).
 
         Raises:
@@ -74,17 +95,36 @@ class Match:
         first = game.start(players, variant=variant or next(iter(game.variants)),
                            options=dict(options or {}), commitment=commitment,
                            seeded=seed is not None if seeded is None else seeded)
-        return cls(game, game.new_state(first), [first], seed=seed)
+        return cls(game, game.new_state(first), [first], seed=seed, in_place=in_place)
 
     @classmethod
     def from_events(cls, game: Game[Any], events: Sequence[Any], *,
-                    seed: str | None = None, tracker: Tracker = START) -> Match:
-        """A game rebuilt from its stored events.
+                    seed: str | None = None, tracker: Tracker = START,
+                    in_place: bool = False) -> Match:
+        """A game rebuilt from its stored events (`in_place`: as `Match`, and only
+        with no tracker given).
 
         Raises:
             ValueError: no events.
         """
-        return cls(game, fold(game, events), list(events), tracker=tracker, seed=seed)
+        return cls(game, fold(game, events), list(events), tracker=tracker, seed=seed,
+                   in_place=in_place)
+
+    @property
+    def tracker(self) -> Tracker:
+        """The undo protocol's tracker (worked out from the events for a match in
+        place, which from then on plays as any other)."""
+        if self._tracker is None:
+            self._tracker = START
+            if self._last is not None:
+                seat, command, at = self._last
+                self._tracker = Tracker(Last(seat, fold(self.game, self.events[:at]),
+                                             command, tuple(self.events[at:])))
+        return self._tracker
+
+    @tracker.setter
+    def tracker(self, tracker: Tracker) -> None:
+        self._tracker = tracker
 
     # ------------------------------------------------------------------- queries
 
@@ -123,8 +163,23 @@ class Match:
         Raises:
             IllegalMoveError: the command is refused; nothing changes.
         """
-        self.state, events, self.tracker = play_command(self.game, self.state, self.tracker,
-                                                        seat, command)
+        if self._tracker is None and not isinstance(command, UNDO_COMMANDS):
+            # In place (`in_place`), with no tracker to keep.
+            apply = self._apply
+            if apply is None:  # the game has no in-place hook: the same rules, by value
+                self.state, events = self.game.apply(self.state, seat, command)
+            else:
+                state = self.state
+                if state is not self._owned:
+                    assert self._own is not None
+                    state = self.state = self._owned = self._own(state)
+                events = apply(state, seat, command)
+            if seat != CHANCE:
+                self._last = (seat, command, len(self.events))
+            self.events.extend(events)
+            return events
+        self.state, events, self._tracker = play_command(self.game, self.state, self.tracker,
+                                                         seat, command)
         self.events.extend(events)
         return events
 

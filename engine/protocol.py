@@ -311,3 +311,25 @@ class Game(Protocol[S]):
             KeyError: an unknown event type.
         """
         ...
+
+
+@runtime_checkable
+class InPlace(Protocol):
+    """What a game may add for fast replay (`Match(..., in_place=True)`): the same
+    rules, folded into a state the caller owns instead of into a new one. A game
+    without it replays through `Game.apply`. `apply_in_place(s, seat, c)` must leave
+    `s` as `Game.apply(s, seat, c)` returns it and give the same events and errors."""
+
+    def apply_in_place(self, state: Any, seat: int, command: Any) -> list[Any]:
+        """Decide a command and fold its events, and those that follow
+        automatically, into `state` itself: the events.
+
+        Raises:
+            IllegalMoveError: as `Game.apply`; `state` is unchanged then.
+        """
+        ...
+
+    def owned_copy(self, state: Any) -> Any:
+        """A copy of the state that `apply_in_place` may change without changing
+        `state` (or any state it shares values with)."""
+        ...

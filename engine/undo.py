@@ -64,10 +64,11 @@ class Tracker:
 
 
 START = Tracker()
+UNDO_COMMANDS = (Undo, Agree, Refuse)
 
 
 def is_undo_command(cmd: object) -> bool:
-    return isinstance(cmd, (Undo, Agree, Refuse))
+    return isinstance(cmd, UNDO_COMMANDS)
 
 
 def crossing_error(game: Game[Any], undone: Iterable[Any]) -> str | None:

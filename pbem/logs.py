@@ -376,7 +376,7 @@ class _Replay:
         game = self._game()
         try:
             self.match = Match.start(game, self.players, variant=self.variant,
-                                     options=self.options, seed=self.seed)
+                                     options=self.options, seed=self.seed, in_place=True)
         except IllegalMoveError as e:  # not reached: the tags were checked
             line = self.tag_lines.get("players", item.line)
             raise _Stop(LogError(line, 1, "illegal", e.message, e.rule)) from None

@@ -7,7 +7,8 @@ as *seeded* logs (no chance lines: the seed gives them). Then, on one core:
 
   full     pbem.logs.replay_log(text): the whole path, with every check
   parse    list(notation.iter_log(text)): the notation reader alone
-  engine   the game's `apply` over the pre-parsed (seat, command) pairs alone
+  engine   the pre-parsed (seat, command) pairs alone, played as replay_log plays
+           them (`Match(..., in_place=True)`)
   other    full - parse - engine: replay_log's own bookkeeping (and, for seeded logs,
            deriving each deal and draw from the seed)
 
@@ -50,6 +51,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from engine.match import Match  # noqa: E402
 from engine.protocol import CHANCE  # noqa: E402
 from engine.registry import get_game  # noqa: E402
 from engine.selfplay import play_random  # noqa: E402
@@ -122,12 +124,11 @@ def parse_only(text: str) -> int:
 
 def engine_only(games: Sequence[tuple[tuple[str, ...], list[tuple[int, Any]]]]) -> None:
     game = get_game()
-    apply, variant = game.apply, next(iter(game.variants))
     for players, moves in games:
-        state = game.new_state(game.start(players, variant=variant, options={},
-                                          commitment="", seeded=True))
+        match = Match.start(game, players, seeded=True, in_place=True)
+        play = match.play
         for seat, cmd in moves:
-            state, _ = apply(state, seat, cmd)
+            play(seat, cmd)
 
 
 def peak_kib(texts: Sequence[str]) -> float:

@@ -31,7 +31,7 @@ def decide_action(state: State, seat: int, cmd: Command) -> list[Event]:
     Raises:
         IllegalMoveError: the command breaks a rule of the action phase.
     """
-    return _ACTIONS[type(cmd)](state, seat, cmd)
+    return ACTIONS[type(cmd)](state, seat, cmd)
 
 
 def _done(state: State, seat: int, cmd: Done) -> list[Event]:
@@ -123,7 +123,7 @@ def _freedom(state: State, seat: int, cmd: Freedom) -> list[Event]:
     return [FreedomIntroduced(seat, cmd.freedom, cost)]
 
 
-_ACTIONS: dict[type[Any], Callable[[State, int, Any], list[Event]]] = {
+ACTIONS: dict[type[Any], Callable[[State, int, Any], list[Event]]] = {
     Done: _done,
     Recruit: _recruit,
     Build: _build,
@@ -132,3 +132,4 @@ _ACTIONS: dict[type[Any], Callable[[State, int, Any], list[Event]]] = {
     TakeBonus: _take_card,
     Freedom: _freedom,
 }
+"""Each action-phase command's decision, by command type (its checks in full)."""

@@ -3,6 +3,9 @@ player's take."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from .checks import illegal, require_turn
 from .commands import Bid, Command, Open, Pass, Take
 from .events import AuctionWon, BidPassed, BidRaised, Event, NamingDeclined, ObjectNamed
@@ -16,18 +19,20 @@ def decide_auction(state: State, seat: int, cmd: Command) -> list[Event]:
     Raises:
         IllegalMoveError: the command breaks an auction rule.
     """
+    return AUCTION[type(cmd)](state, seat, cmd)
+
+
+def _require_bidding_turn(state: State, seat: int, cmd: Command) -> None:
     if state.phase != "auction":
         raise illegal(f"{cmd.verb!r} belongs to the auction phase; "
                       f"this is the {state.phase} phase", "phase")
-    require_turn(state, seat)
-    if isinstance(cmd, Pass):
-        return [BidPassed(seat)] if state.lot is not None else [NamingDeclined(seat)]
-    if isinstance(cmd, Open):
-        return _open(state, seat, cmd)
-    if isinstance(cmd, Take):
-        return _take(state, seat, cmd)
-    assert isinstance(cmd, Bid)
-    return _bid(state, seat, cmd)
+    if state.turn != seat:
+        require_turn(state, seat)
+
+
+def _pass(state: State, seat: int, cmd: Pass) -> list[Event]:
+    _require_bidding_turn(state, seat, cmd)
+    return [BidPassed(seat)] if state.lot is not None else [NamingDeclined(seat)]
 
 
 def _last(state: State, seat: int) -> bool:
@@ -35,6 +40,7 @@ def _last(state: State, seat: int) -> bool:
 
 
 def _open(state: State, seat: int, cmd: Open) -> list[Event]:
+    _require_bidding_turn(state, seat, cmd)
     rules = state.rules
     if state.lot is not None:
         raise illegal(f"the {state.lot} is being auctioned: bid "
@@ -49,6 +55,7 @@ def _open(state: State, seat: int, cmd: Open) -> list[Event]:
 
 
 def _take(state: State, seat: int, cmd: Take) -> list[Event]:
+    _require_bidding_turn(state, seat, cmd)
     if not _last(state, seat):
         raise illegal("only the last player left in the auction phase takes an object "
                       "without an auction", "auction-take")
@@ -61,6 +68,7 @@ def _take(state: State, seat: int, cmd: Take) -> list[Event]:
 
 
 def _bid(state: State, seat: int, cmd: Bid) -> list[Event]:
+    _require_bidding_turn(state, seat, cmd)
     if state.lot is None:
         raise illegal("no object is being auctioned: name one ('open OBJECT') or pass",
                       "auction-naming")
@@ -73,3 +81,12 @@ def _bid(state: State, seat: int, cmd: Bid) -> list[Event]:
         raise illegal(f"you cannot pay {cmd.amount}, even by selling all your fame",
                       "auction-cash")
     return [BidRaised(seat, cmd.amount)]
+
+
+AUCTION: dict[type[Any], Callable[[State, int, Any], list[Event]]] = {
+    Pass: _pass,
+    Open: _open,
+    Take: _take,
+    Bid: _bid,
+}
+"""Each auction command's decision, by command type (its checks in full)."""

@@ -1,16 +1,19 @@
 """Deciding a command: the checks every command passes (game over, chance, a pending
 choice or placement, setup), then the auction or the action phase; and the events
-that follow by themselves. `apply` decides and folds."""
+that follow by themselves. `apply` decides and folds into a new state;
+`apply_in_place` folds into the state it is given (the replay path). Both run the
+same checks and the same fold."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from engine import decks
 from engine.errors import ChanceError, GameOverError, IllegalMoveError, NotYourTurnError
 
-from .actions import decide_action
-from .auction import decide_auction
+from .actions import ACTIONS, decide_action
+from .auction import AUCTION, decide_auction
 from .checks import illegal, placement_error
 from .commands import (
     Agree,
@@ -44,10 +47,10 @@ from .events import (
     RoundStarted,
     TurnEnded,
 )
-from .evolve import evolve
+from .evolve import EVOLVE
 from .queries import chance_due, fame_sold
 from .scoring import prestige_points
-from .state import Pending, Player, State
+from .state import Pending, Player, State, shared_copy
 
 
 def decide(state: State, seat: int, cmd: Command) -> list[Event]:
@@ -63,24 +66,54 @@ def decide(state: State, seat: int, cmd: Command) -> list[Event]:
 
 
 def apply(state: State, seat: int, cmd: Command) -> tuple[State, list[Event]]:
-    """Decide a command and fold its events: the new state and the events.
+    """Decide a command and fold its events: the new state and the events; `state`
+    is never changed.
 
     Raises:
         IllegalMoveError: as `decide`.
     """
     events = _decide_primary(state, seat, cmd)
+    new = shared_copy(state)
+    _fold(new, events)
+    return new, events
+
+
+def apply_in_place(state: State, seat: int, cmd: Command) -> list[Event]:
+    """Decide a command and fold its events into `state` itself: the events. The
+    checks all come before the first change, so a refused command changes nothing.
+
+    Raises:
+        IllegalMoveError: as `decide`; `state` is unchanged then.
+    """
+    events = _decide_primary(state, seat, cmd)
+    _fold(state, events)
+    return events
+
+
+def _fold(state: State, events: list[Event]) -> None:
+    """Fold the decided events and those that follow automatically into `state`
+    (the automatic ones are appended to `events`)."""
+    handlers = EVOLVE  # evolve_in_place, inlined: decided events are never Reverted
     for e in events:
-        state = evolve(state, e)
+        handlers[type(e)](state, e)
+        state.version += 1
     while True:
         more = automatic(state)
         if not more:
-            return state, events
+            return
         for e in more:
-            state = evolve(state, e)
+            handlers[type(e)](state, e)
+            state.version += 1
         events.extend(more)
 
 
 def _decide_primary(state: State, seat: int, cmd: Command) -> list[Event]:
+    step = _PLAY.get(type(cmd))
+    if step is not None and state.pending is None and state.phase in _PLAYING \
+            and 0 <= seat < len(state.players):
+        # The common case, in one lookup: an auction or action command with nothing
+        # due first (what the checks below would find, in the same order).
+        return step(state, seat, cmd)
     if state.phase == "over":
         raise GameOverError("the game is over", "over")
     if isinstance(cmd, (Deal, Draw)):
@@ -186,6 +219,13 @@ def _decide_keep(state: State, seat: int, cmd: Keep) -> list[Event]:
     return [ProfessionsKept(seat, cmd.cards, returned)]
 
 
+_PLAY: dict[type[Any], Callable[[State, int, Any], list[Event]]] = {**AUCTION, **ACTIONS}
+"""The auction and action commands' decisions by command type (see `_decide_primary`)."""
+
+_PLAYING = frozenset(("auction", "action", "roundend", "scored"))
+"""The phases past setup and before the end (where `_PLAY` applies)."""
+
+
 # --------------------------------------------------------------------------- automatic
 
 
@@ -194,12 +234,19 @@ def automatic(state: State) -> list[Event]:
     if state.pending is not None:
         return []
     phase = state.phase
-    if phase == "keep":
-        return [RoundStarted(1, 0)] if all(not p.dealt for p in state.players) else []
     if phase == "auction":
-        return _auction_automatic(state)
+        if state.turn is not None:  # the common case first
+            return []
+        if state.lot is None:
+            return [AuctionEnded(state.round)]
+        assert state.high is not None
+        p = state.players[state.high]
+        return [AuctionWon(state.high, state.lot, state.price,
+                           fame_sold(state.rules, p, state.price))]
     if phase == "action":
         return _action_automatic(state)
+    if phase == "keep":
+        return [RoundStarted(1, 0)] if all(not p.dealt for p in state.players) else []
     if phase == "roundend":
         if state.round < state.rules.rounds:
             return [RoundStarted(state.round + 1, (state.start + 1) % len(state.players))]
@@ -214,26 +261,16 @@ def automatic(state: State) -> list[Event]:
     return []
 
 
-def _auction_automatic(state: State) -> list[Event]:
-    if state.turn is not None:
-        return []
-    if state.lot is None:
-        return [AuctionEnded(state.round)]
-    assert state.high is not None
-    p = state.players[state.high]
-    return [AuctionWon(state.high, state.lot, state.price,
-                       fame_sold(state.rules, p, state.price))]
-
-
 def _action_automatic(state: State) -> list[Event]:
     players = state.players
-    if state.turn is None:
-        best = max(p.best_wv for p in players)
-        seats = tuple(i for i, p in enumerate(players) if best and p.best_wv == best)
-        return [RoundEnded(state.round, seats, best)]
-    if players[state.turn].actions >= state.rules.limits["actions"]:
-        return [TurnEnded(state.turn)]
-    return []
+    turn = state.turn
+    if turn is not None:
+        if players[turn].actions >= state.rules.limits["actions"]:
+            return [TurnEnded(turn)]
+        return []
+    best = max(p.best_wv for p in players)
+    seats = tuple(i for i, p in enumerate(players) if best and p.best_wv == best)
+    return [RoundEnded(state.round, seats, best)]
 
 
 def _game_ended(players: Sequence[Player]) -> GameEnded:

@@ -16,7 +16,7 @@ from . import game as rules_game
 from .commands import Choose, Command, Deal, Done, Draw, Keep, Pass, Place, Sell
 from .legal import legal_commands
 from .ruleset import STANDARD_RULES
-from .state import State, replace
+from .state import State, owned_copy, replace
 from .summary import MONEY, SUMMARY
 from .views import View, view_for
 
@@ -63,9 +63,12 @@ class PrincesOfFlorence:
 
     apply = staticmethod(rules_game.apply)
     evolve = staticmethod(rules_game.evolve)
+    # engine.protocol.InPlace: the replay path, the same decisions and fold.
+    apply_in_place = staticmethod(rules_game.apply_in_place)
+    owned_copy = staticmethod(owned_copy)
 
     def with_version(self, state: State, version: int) -> State:
-        return replace(state, version=version)
+        return replace(owned_copy(state), version=version)
 
     to_act = staticmethod(rules_game.to_act)
     chance_due = staticmethod(rules_game.chance_due)

@@ -1,6 +1,8 @@
-"""Folding events into state: one handler per event type. `evolve` never checks
-anything (the event was decided already): a failure here is a bug. The numbers come
-from the variant's rules that the state carries."""
+"""Folding events into state: one handler per event type, which writes the event's
+effect into the state in place (`evolve_in_place`); `evolve` runs it on a private
+copy, so a fold never changes the states it passes. Nothing here checks anything
+(the event was decided already): a failure is a bug. The numbers come from the
+variant's rules that the state carries."""
 
 from __future__ import annotations
 
@@ -37,18 +39,29 @@ from .events import (
     TurnEnded,
     WorkCompleted,
 )
-from .queries import can_acquire, played
+from .queries import can_acquire
 from .ruleset import FREEDOMS, LANDSCAPES, rules_for
-from .state import Pending, Player, State, replace
-
-_set_attr = object.__setattr__
+from .state import Pending, Player, State, player, shared_copy
 
 
 def evolve(state: State, event: Event) -> State:
-    """Fold one event into the state. Never validates: a failure is a bug."""
-    s = _evolve(state, event)
-    _set_attr(s, "version", state.version + 1)  # s is a fresh copy made by _evolve
+    """The state after one more event, `state` unchanged (a fold's step). Never
+    validates: a failure is a bug."""
+    s = shared_copy(state)
+    evolve_in_place(s, event)
     return s
+
+
+def evolve_in_place(s: State, event: Event) -> None:
+    """Fold one event into `s` itself: the one implementation of every event's
+    effect (`evolve` runs it on a copy). Never validates: a failure is a bug."""
+    handler = EVOLVE.get(type(event))
+    if handler is None:
+        if isinstance(event, Reverted):
+            raise AssertionError("a Reverted event needs the history: use replay()")
+        raise AssertionError(f"unknown event {event!r}")
+    handler(s, event)
+    s.version += 1
 
 
 def started_state(e: GameStarted) -> State:
@@ -83,13 +96,18 @@ def _next_seat(state: State, after: int, ok: Callable[[int], bool]) -> int | Non
 
 
 def _next_bidder(state: State, after: int) -> int | None:
-    lot = state.lot
+    """The next seat that may bid on the lot: still in the auction phase, not the
+    high bidder, not passed on this lot, and able to take the lot."""
+    lot, high, passed, players = state.lot, state.high, state.passed, state.players
     assert lot is not None
-    return _next_seat(
-        state, after,
-        lambda s: s != state.high and s not in state.passed and state.in_auction(s)
-        and can_acquire(state, s, lot),
-    )
+    n = len(players)
+    for i in range(1, n + 1):
+        s = (after + i) % n
+        p = players[s]
+        if s != high and s not in passed and not p.won and not p.out \
+                and can_acquire(state, s, lot):
+            return s
+    return None
 
 
 def _next_namer(state: State) -> int | None:
@@ -98,245 +116,232 @@ def _next_namer(state: State) -> int | None:
     return _next_seat(state, state.namer, state.in_auction)
 
 
-def _set(players: tuple[Player, ...], seat: int, p: Player) -> tuple[Player, ...]:
-    return players[:seat] + (p,) + players[seat + 1:]
-
-
 def _count(used: Mapping[str, int], kind: str) -> dict[str, int]:
+    """A new `used` with one more action of `kind` (never changed in place: copies
+    of a state share it)."""
     d = dict(used)
     d[kind] = d.get(kind, 0) + 1
     return d
 
 
-def _with_turn(fresh: State, turn: int | None) -> State:
-    """Set whose turn it is on a state copy that `_evolve` has just made."""
-    _set_attr(fresh, "turn", turn)
-    return fresh
+def _after_pending(s: State) -> None:
+    """Where play goes once a won object's placement or choice is done."""
+    if s.phase == "auction":
+        s.turn = _next_namer(s)
 
 
-def _after_pending(fresh: State) -> State:
-    """Where play goes once a won object's placement or choice is done (on a fresh copy)."""
-    if fresh.phase == "auction":
-        return _with_turn(fresh, _next_namer(fresh))
-    return fresh
+def _on_game_started(s: State, e: GameStarted) -> None:
+    raise AssertionError("the first event is folded by started_state()")
 
 
-def _on_game_started(state: State, e: GameStarted) -> State:
-    return started_state(e)
-
-
-def _on_professions_dealt(state: State, e: ProfessionsDealt) -> State:
-    R = replace
-    players = state.players
-    deck = decks.remove_drawn(state.decks["profession"], e.cards)
-    players = _set(players, e.seat, R(players[e.seat], dealt=e.cards))
+def _on_professions_dealt(s: State, e: ProfessionsDealt) -> None:
+    s.decks = {**s.decks, "profession": decks.remove_drawn(s.decks["profession"], e.cards)}
+    player(s, e.seat).dealt = e.cards
     nxt = e.seat + 1
-    pending = (Pending("deal", nxt, "profession", state.rules.professions_dealt)
-               if nxt < len(players) else None)
-    return R(state, players=players, decks={**state.decks, "profession": deck},
-             pending=pending, phase="deal" if pending else "keep")
+    s.pending = (Pending("deal", nxt, "profession", s.rules.professions_dealt)
+                 if nxt < len(s.players) else None)
+    s.phase = "deal" if s.pending else "keep"
 
 
-def _on_professions_kept(state: State, e: ProfessionsKept) -> State:
-    R = replace
-    players = state.players
-    deck = decks.new_deck(chain(*state.decks["profession"], e.returned))
-    players = _set(players, e.seat, R(players[e.seat], dealt=(), hand=e.kept))
-    return R(state, players=players, decks={**state.decks, "profession": deck})
+def _on_professions_kept(s: State, e: ProfessionsKept) -> None:
+    deck = decks.new_deck(chain(*s.decks["profession"], e.returned))
+    s.decks = {**s.decks, "profession": deck}
+    p = player(s, e.seat)
+    p.dealt = ()
+    p.hand = e.kept
 
 
-def _on_round_started(state: State, e: RoundStarted) -> State:
-    R = replace
-    players = tuple(
-        R(p, actions=0, used={}, best_wv=0, won=False, out=False, turn_done=False)
-        for p in state.players)
-    return R(state, players=players, phase="auction", round=e.round, start=e.start,
-             turn=e.start, namer=e.start, lot=None, high=None, price=0,
-             passed=frozenset(), marked=frozenset())
+def _on_round_started(s: State, e: RoundStarted) -> None:
+    for seat in range(len(s.players)):
+        p = player(s, seat)
+        p.actions = 0
+        p.used = {}
+        p.best_wv = 0
+        p.won = p.out = p.turn_done = False
+    s.phase = "auction"
+    s.round = e.round
+    s.start = s.turn = s.namer = e.start
+    s.lot = s.high = None
+    s.price = 0
+    s.passed = frozenset()
+    s.marked = frozenset()
 
 
-def _on_object_named(state: State, e: ObjectNamed) -> State:
-    R = replace
-    s = R(state, lot=e.obj, high=e.seat, price=e.price, passed=frozenset(), namer=e.seat)
-    return _with_turn(s, _next_bidder(s, e.seat))
+def _on_object_named(s: State, e: ObjectNamed) -> None:
+    s.lot = e.obj
+    s.high = s.namer = e.seat
+    s.price = e.price
+    s.passed = frozenset()
+    s.turn = _next_bidder(s, e.seat)
 
 
-def _on_bid_raised(state: State, e: BidRaised) -> State:
-    R = replace
-    s = R(state, high=e.seat, price=e.amount)
-    return _with_turn(s, _next_bidder(s, e.seat))
+def _on_bid_raised(s: State, e: BidRaised) -> None:
+    s.high = e.seat
+    s.price = e.amount
+    s.turn = _next_bidder(s, e.seat)
 
 
-def _on_bid_passed(state: State, e: BidPassed) -> State:
-    R = replace
-    s = R(state, passed=state.passed | {e.seat})
-    return _with_turn(s, _next_bidder(s, e.seat))
+def _on_bid_passed(s: State, e: BidPassed) -> None:
+    s.passed = s.passed | {e.seat}
+    s.turn = _next_bidder(s, e.seat)
 
 
-def _on_naming_declined(state: State, e: NamingDeclined) -> State:
-    R = replace
-    players = state.players
-    s = R(state, players=_set(players, e.seat, R(players[e.seat], out=True)))
-    return _with_turn(s, _next_namer(s))
+def _on_naming_declined(s: State, e: NamingDeclined) -> None:
+    player(s, e.seat).out = True
+    s.turn = _next_namer(s)
 
 
-def _on_auction_won(state: State, e: AuctionWon) -> State:
-    R = replace
-    rules = state.rules
-    players = state.players
-    p = players[e.seat]
-    p = R(p, won=True, fame=p.fame - e.fame_sold,
-          florins=p.florins + e.fame_sold * rules.fame_step_florins - e.price)
-    stacks = dict(state.stacks)
+def _on_auction_won(s: State, e: AuctionWon) -> None:
+    rules = s.rules
+    p = player(s, e.seat)
+    p.won = True
+    p.fame -= e.fame_sold
+    p.florins += e.fame_sold * rules.fame_step_florins - e.price
     pending = None
     if e.obj == "prestige":
-        n = min(rules.draw, decks.deck_size(state.decks["prestige"]))
+        n = min(rules.draw, decks.deck_size(s.decks["prestige"]))
         pending = Pending("draw", e.seat, "prestige", n)
     else:
-        stacks[e.obj] -= 1
+        s.stacks = {**s.stacks, e.obj: s.stacks[e.obj] - 1}
         if e.obj in LANDSCAPES:
             pending = Pending("place", e.seat, tile=e.obj)
         elif e.obj == "jester":
-            p = R(p, jesters=p.jesters + 1)
+            p.jesters += 1
         elif e.obj == "builder":
-            p = R(p, builders=p.builders + 1, fame=p.fame + rules.fame_builder[p.builders])
+            p.fame += rules.fame_builder[p.builders]
+            p.builders += 1
         else:
-            p = R(p, recruiting=p.recruiting + 1)
-    s = R(state, players=_set(players, e.seat, p), stacks=stacks, lot=None, high=None,
-          price=0, passed=frozenset(), marked=state.marked | {e.obj}, pending=pending,
-          turn=None)
-    return s if pending else _after_pending(s)
+            p.recruiting += 1
+    s.lot = s.high = s.turn = None
+    s.price = 0
+    s.passed = frozenset()
+    s.marked = s.marked | {e.obj}
+    s.pending = pending
+    if pending is None:
+        _after_pending(s)
 
 
-def _on_auction_ended(state: State, e: AuctionEnded) -> State:
-    R = replace
-    return R(state, phase="action", turn=state.start)
+def _on_auction_ended(s: State, e: AuctionEnded) -> None:
+    s.phase = "action"
+    s.turn = s.start
 
 
-def _on_cards_drawn(state: State, e: CardsDrawn) -> State:
-    R = replace
-    deck = decks.remove_drawn(state.decks[e.deck], e.cards)
-    return R(state, decks={**state.decks, e.deck: deck},
-             pending=Pending("choose", e.seat, e.deck, cards=e.cards))
+def _on_cards_drawn(s: State, e: CardsDrawn) -> None:
+    s.decks = {**s.decks, e.deck: decks.remove_drawn(s.decks[e.deck], e.cards)}
+    s.pending = Pending("choose", e.seat, e.deck, cards=e.cards)
 
 
-def _on_card_chosen(state: State, e: CardChosen) -> State:
-    R = replace
-    players = state.players
-    p = players[e.seat]
+def _on_card_chosen(s: State, e: CardChosen) -> None:
+    p = player(s, e.seat)
     if e.deck == "profession":
-        p = R(p, hand=(*p.hand, e.card))
+        p.hand = (*p.hand, e.card)
     elif e.deck == "bonus":
-        p = R(p, bonus_hand=(*p.bonus_hand, e.card))
+        p.bonus_hand = (*p.bonus_hand, e.card)
     else:
-        p = R(p, prestige_hand=(*p.prestige_hand, e.card))
-    deck = decks.put_under(state.decks[e.deck], e.returned)
-    s = R(state, players=_set(players, e.seat, p), decks={**state.decks, e.deck: deck},
-          pending=None)
-    return _after_pending(s)
+        p.prestige_hand = (*p.prestige_hand, e.card)
+    s.decks = {**s.decks, e.deck: decks.put_under(s.decks[e.deck], e.returned)}
+    s.pending = None
+    _after_pending(s)
 
 
-def _on_landscape_placed(state: State, e: LandscapePlaced) -> State:
-    R = replace
-    players = state.players
-    p = players[e.seat]
-    p = R(p, landscapes=(*p.landscapes, (e.landscape, e.cells)),
-          occupied=p.occupied | state.rules.grid.mask_of(e.cells), fame=p.fame + e.fame)
-    return _after_pending(R(state, players=_set(players, e.seat, p), pending=None))
+def _on_landscape_placed(s: State, e: LandscapePlaced) -> None:
+    p = player(s, e.seat)
+    p.landscapes = (*p.landscapes, (e.landscape, e.cells))
+    p.occupied |= s.rules.grid.mask_of(e.cells)
+    p.fame += e.fame
+    s.pending = None
+    _after_pending(s)
 
 
-def _on_building_built(state: State, e: BuildingBuilt) -> State:
-    R = replace
-    players = state.players
-    p = players[e.seat]
-    mask = state.rules.grid.mask_of(e.cells)
-    p = R(p, buildings=(*p.buildings, (e.building, e.cells)), occupied=p.occupied | mask,
-          building_cells=p.building_cells | mask, florins=p.florins - e.cost,
-          fame=p.fame + e.fame, actions=p.actions + 1, used=_count(p.used, "build"))
-    left = {**state.buildings_left, e.building: state.buildings_left[e.building] - 1}
-    return R(state, players=_set(players, e.seat, p), buildings_left=left)
+def _on_building_built(s: State, e: BuildingBuilt) -> None:
+    p = player(s, e.seat)
+    mask = s.rules.grid.mask_of(e.cells)
+    p.buildings = (*p.buildings, (e.building, e.cells))
+    p.occupied |= mask
+    p.building_cells |= mask
+    p.florins -= e.cost
+    p.fame += e.fame
+    p.actions += 1
+    p.used = _count(p.used, "build")
+    s.buildings_left = {**s.buildings_left, e.building: s.buildings_left[e.building] - 1}
 
 
-def _on_work_completed(state: State, e: WorkCompleted) -> State:
-    R = replace
-    players = state.players
-    p = played(players[e.seat], e.profession, e.bonuses)
-    p = R(p, florins=p.florins + e.payment - e.pp * state.rules.florins_per_pp,
-          fame=p.fame + e.pp, best_wv=max(p.best_wv, e.wv), actions=p.actions + 1,
-          used=_count(p.used, "work"))
-    return R(state, players=_set(players, e.seat, p))
+def _on_work_completed(s: State, e: WorkCompleted) -> None:
+    p = player(s, e.seat)
+    hand = list(p.hand)
+    hand.remove(e.profession)
+    p.hand = tuple(hand)
+    p.table = (*p.table, e.profession)
+    if e.bonuses:
+        spent = set(e.bonuses)
+        p.bonus_hand = tuple(b for b in p.bonus_hand if b not in spent)
+    p.florins += e.payment - e.pp * s.rules.florins_per_pp
+    p.fame += e.pp
+    p.best_wv = max(p.best_wv, e.wv)
+    p.actions += 1
+    p.used = _count(p.used, "work")
 
 
-def _on_card_bought(state: State, e: CardBought) -> State:
-    R = replace
-    players = state.players
-    p = players[e.seat]
-    p = R(p, florins=p.florins - e.cost, actions=p.actions + 1, used=_count(p.used, e.deck))
-    n = min(state.rules.draw, decks.deck_size(state.decks[e.deck]))
-    return R(state, players=_set(players, e.seat, p),
-             pending=Pending("draw", e.seat, e.deck, n))
+def _on_card_bought(s: State, e: CardBought) -> None:
+    p = player(s, e.seat)
+    p.florins -= e.cost
+    p.actions += 1
+    p.used = _count(p.used, e.deck)
+    n = min(s.rules.draw, decks.deck_size(s.decks[e.deck]))
+    s.pending = Pending("draw", e.seat, e.deck, n)
 
 
-def _on_freedom_introduced(state: State, e: FreedomIntroduced) -> State:
-    R = replace
-    players = state.players
-    p = players[e.seat]
-    p = R(p, freedoms=(*p.freedoms, e.freedom), florins=p.florins - e.cost,
-          actions=p.actions + 1, used=_count(p.used, "freedom"))
-    left = {**state.freedoms_left, e.freedom: state.freedoms_left[e.freedom] - 1}
-    return R(state, players=_set(players, e.seat, p), freedoms_left=left)
+def _on_freedom_introduced(s: State, e: FreedomIntroduced) -> None:
+    p = player(s, e.seat)
+    p.freedoms = (*p.freedoms, e.freedom)
+    p.florins -= e.cost
+    p.actions += 1
+    p.used = _count(p.used, "freedom")
+    s.freedoms_left = {**s.freedoms_left, e.freedom: s.freedoms_left[e.freedom] - 1}
 
 
-def _on_recruited(state: State, e: Recruited) -> State:
-    R = replace
-    players = state.players
-    p = players[e.seat]
-    v = players[e.victim]
+def _on_recruited(s: State, e: Recruited) -> None:
+    p = player(s, e.seat)
+    v = player(s, e.victim)
     table = list(v.table)
     table.remove(e.profession)
-    players = _set(players, e.seat, R(p, recruiting=p.recruiting - 1,
-                                      hand=(*p.hand, e.profession)))
-    players = _set(players, e.victim, R(v, table=tuple(table), recruiters=v.recruiters + 1))
-    return R(state, players=players)
+    p.recruiting -= 1
+    p.hand = (*p.hand, e.profession)
+    v.table = tuple(table)
+    v.recruiters += 1
 
 
-def _on_fame_sold(state: State, e: FameSold) -> State:
-    R = replace
-    players = state.players
-    p = players[e.seat]
-    step = state.rules.fame_step_florins
-    p = R(p, fame=p.fame - e.steps, florins=p.florins + e.steps * step)
-    return R(state, players=_set(players, e.seat, p))
+def _on_fame_sold(s: State, e: FameSold) -> None:
+    p = player(s, e.seat)
+    p.fame -= e.steps
+    p.florins += e.steps * s.rules.fame_step_florins
 
 
-def _on_turn_ended(state: State, e: TurnEnded) -> State:
-    R = replace
-    players = state.players
-    s = R(state, players=_set(players, e.seat, R(players[e.seat], turn_done=True)))
-    return _with_turn(s, _next_seat(s, e.seat, lambda i: not s.players[i].turn_done))
+def _on_turn_ended(s: State, e: TurnEnded) -> None:
+    player(s, e.seat).turn_done = True
+    players = s.players
+    s.turn = _next_seat(s, e.seat, lambda i: not players[i].turn_done)
 
 
-def _on_round_ended(state: State, e: RoundEnded) -> State:
-    R = replace
-    players = tuple(R(p, fame=p.fame + state.rules.fame_best_work) if i in e.best else p
-                    for i, p in enumerate(state.players))
-    return R(state, players=players, phase="roundend", turn=None)
+def _on_round_ended(s: State, e: RoundEnded) -> None:
+    for i in e.best:
+        player(s, i).fame += s.rules.fame_best_work
+    s.phase = "roundend"
+    s.turn = None
 
 
-def _on_prestige_scored(state: State, e: PrestigeScored) -> State:
-    R = replace
-    players = state.players
-    p = players[e.seat]
-    return R(state, players=_set(players, e.seat, R(p, fame=p.fame + e.fame)),
-             phase="scored")
+def _on_prestige_scored(s: State, e: PrestigeScored) -> None:
+    player(s, e.seat).fame += e.fame
+    s.phase = "scored"
 
 
-def _on_game_ended(state: State, e: GameEnded) -> State:
-    R = replace
-    return R(state, phase="over", winners=e.winners, turn=None)
+def _on_game_ended(s: State, e: GameEnded) -> None:
+    s.phase = "over"
+    s.winners = e.winners
+    s.turn = None
 
 
-_EVOLVE: dict[type[Any], Callable[[State, Any], State]] = {
+EVOLVE: dict[type[Any], Callable[[State, Any], None]] = {
     GameStarted: _on_game_started,
     ProfessionsDealt: _on_professions_dealt,
     ProfessionsKept: _on_professions_kept,
@@ -362,11 +367,3 @@ _EVOLVE: dict[type[Any], Callable[[State, Any], State]] = {
     GameEnded: _on_game_ended,
 }
 
-
-def _evolve(state: State, e: Event) -> State:
-    handler = _EVOLVE.get(type(e))
-    if handler is None:
-        if isinstance(e, Reverted):
-            raise AssertionError("a Reverted event needs the history: use replay()")
-        raise AssertionError(f"unknown event {e!r}")
-    return handler(state, e)

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from engine import __version__
 from engine.errors import IllegalMoveError
 
-from .decide import apply, automatic, decide
+from .decide import apply, apply_in_place, automatic, decide
 from .events import (
     CardChosen,
     CardsDrawn,
@@ -45,8 +45,8 @@ from .ruleset import STANDARD, rules_for
 from .state import State, replace
 
 __all__ = [
-    "UNDO_BARRIERS", "VARIANTS", "apply", "auction_left", "automatic", "can_acquire",
-    "can_pay", "chance_due", "crossing_error", "decide", "evolve", "new_state",
+    "UNDO_BARRIERS", "VARIANTS", "apply", "apply_in_place", "auction_left", "automatic",
+    "can_acquire", "can_pay", "chance_due", "crossing_error", "decide", "evolve", "new_state",
     "object_error", "played", "replay", "seeded_chance", "stack_open", "start_game",
     "to_act", "undo_error",
 ]

@@ -1,5 +1,13 @@
 """The state of a game of The Princes of Florence: a fold over its events.
 
+`State` and `Player` are mutable (and slotted), so that `evolve.evolve_in_place` can
+fold an event by writing a few fields (the replay path); the rest of pbem treats a
+state as a value: `evolve.evolve` and `decide.apply` fold into a copy
+(`shared_copy`: a new State whose players are copied when first changed) and never
+change the state they were given. The containers inside (tuples, frozensets, the
+dicts `used`, `stacks`, `decks` ...) are never changed in place: a change puts a new
+one, so copies share them safely.
+
 Secret fields are named `hand`, `bonus_hand`, `prestige_hand`, `dealt`, `florins`
 (hidden unless the game's money is open) and `pending.cards`; `views.view_for` is
 the only way they leave the engine. The state carries the rules data of its variant
@@ -8,8 +16,9 @@ the only way they leave the engine. The state carries the rules data of its vari
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from engine.decks import Deck
@@ -19,9 +28,7 @@ from .ruleset import Rules
 CHANCE = -1  # the pseudo-seat that deals and draws
 
 
-# Player and State are frozen but not slotted: `replace` copies their __dict__,
-# which is several times faster than a field-by-field copy (replay's hot path).
-@dataclass(frozen=True)
+@dataclass(eq=True, slots=True)
 class Player:
     name: str
     florins: int
@@ -78,8 +85,13 @@ class Pending:
     cards: tuple[str, ...] = ()
     tile: str = ""
 
+    def __reduce__(self) -> tuple[type[Pending], tuple[Any, ...]]:
+        # Copied and pickled through __init__: a compiled frozen class (mypyc, see
+        # setup.py) cannot set its fields afterwards as copy and pickle do.
+        return Pending, (self.kind, self.seat, self.deck, self.n, self.cards, self.tile)
 
-@dataclass(frozen=True)
+
+@dataclass(eq=True, slots=True)
 class State:
     players: tuple[Player, ...]
     rules: Rules  # the data of the variant: from `ruleset.rules_for(variant)`
@@ -104,6 +116,9 @@ class State:
     pending: Pending | None = None
     winners: tuple[int, ...] = ()
     version: int = 0  # number of events folded in
+    # The seats (bits) whose Player this state shares with another state: a fold
+    # copies such a player before changing it (`player`). Not part of the value.
+    shared: int = field(default=0, compare=False, repr=False)
 
     @property
     def finished(self) -> bool:
@@ -126,16 +141,54 @@ class State:
 
 
 T = TypeVar("T", Player, State)
-_set_attr = object.__setattr__
+SHARED = -1
+"""`State.shared` for a state whose players are all shared."""
 
 
 def replace(obj: T, **changes: Any) -> T:
-    """`dataclasses.replace` for Player and State, several times faster.
-
-    The copy shares the field values and never runs __init__, which only assigns.
-    """
-    new = object.__new__(type(obj))
-    d = obj.__dict__.copy()
-    d.update(changes)
-    _set_attr(new, "__dict__", d)
+    """`dataclasses.replace` for Player and State, faster: the copy shares the
+    field values (a State copy shares its players, `shared`)."""
+    new: T = _COPY[type(obj)](obj)
+    if isinstance(new, State):
+        new.shared = SHARED
+    for name, value in changes.items():
+        setattr(new, name, value)
     return new
+
+
+def player(state: State, seat: int) -> Player:
+    """The seat's player, to be changed in place: its own copy first if the state
+    shares it with another state."""
+    if state.shared >> seat & 1:
+        players = list(state.players)
+        players[seat] = _copy_player(players[seat])
+        state.players = tuple(players)
+        state.shared &= ~(1 << seat)
+    return state.players[seat]
+
+
+def shared_copy(state: State) -> State:
+    """A copy that a fold may change in place without changing `state`: the State
+    is new, each Player is copied when first changed (`player`)."""
+    new = _copy_state(state)
+    new.shared = SHARED
+    return new
+
+
+def owned_copy(state: State) -> State:
+    """A copy of the state that owns all it may change: new State and Player
+    objects (the immutable values inside are shared)."""
+    new = _copy_state(state)
+    new.players = tuple(map(_copy_player, state.players))
+    new.shared = 0
+    return new
+
+
+def _copier(cls: type[T]) -> Callable[[T], T]:
+    get = attrgetter(*(f.name for f in fields(cls)))
+    return lambda obj: cls(*get(obj))
+
+
+_COPY: dict[type[Any], Callable[[Any], Any]] = {Player: _copier(Player), State: _copier(State)}
+_copy_player: Callable[[Player], Player] = _COPY[Player]
+_copy_state: Callable[[State], State] = _COPY[State]

@@ -1,0 +1,43 @@
+"""Optional: the engine's hot modules compiled with mypyc.
+
+Everything is in pyproject.toml; this file only adds the compiled modules, and only
+when PBEM_MYPYC=1 is set for the build. The compiled modules are the same source as
+the pure-Python ones (which stay installed and are used wherever no compiled module
+is), and give the same results, about 1.5-1.7x faster on replay. mypy (the test
+extra) must be in the build environment:
+
+    PBEM_MYPYC=1 pip install --no-build-isolation .
+
+An editable install (-e) builds them next to the sources, where they shadow later
+edits of those modules until rebuilt or removed (engine/princes/*.so, *__mypyc*.so).
+"""
+
+from __future__ import annotations
+
+import os
+
+from setuptools import setup
+
+COMPILED = [
+    "engine/princes/state.py",
+    "engine/princes/evolve.py",
+    "engine/princes/decide.py",
+    "engine/princes/auction.py",
+    "engine/princes/actions.py",
+    "engine/princes/checks.py",
+    "engine/princes/queries.py",
+]
+
+
+def ext_modules() -> list[object]:
+    if os.environ.get("PBEM_MYPYC", "") in ("", "0"):
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        raise SystemExit("PBEM_MYPYC=1 needs mypy in the build environment: install it "
+                         "and build with pip's --no-build-isolation") from None
+    return list(mypycify(COMPILED, opt_level="3"))
+
+
+setup(ext_modules=ext_modules())
