@@ -109,7 +109,7 @@ start_servers() {
   log "servers started ($(since "$t")): SMTP $MAILSTACK_SMTP_PORT, IMAP $MAILSTACK_IMAP_PORT, PostgreSQL $PGSTACK_PORT"
 }
 
-# --- 4. the compiled build (mypyc), run after 3 ----------------------------------------------
+# --- 4. the compiled build (mypyc), run after 3 -------------------------------------------------
 # The tests that compare results: the in-place fold against the event-sourced one, replays against
 # their recorded outcomes, the golden rule cases, and the game contracts.
 MYPYC_TESTS=(tests/contract tests/engine tests/logs/test_replay_same.py)
@@ -130,9 +130,9 @@ ensure_compiler() {  # mypyc's C needs a compiler and the headers of .venv-mypyc
     return 1
   fi
   log "no C compiler or Python.h; installing gcc + python3-dev with apt"
-  DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    gcc python3-dev >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get update -qq \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      gcc python3-dev >/dev/null
 }
 
 ensure_mypyc_venv() {  # (called where set -e does not apply: every step is checked)
