@@ -3,10 +3,13 @@
 Everything is in pyproject.toml; this file only adds the compiled modules, and only
 when PBEM_MYPYC=1 is set for the build. The compiled modules are the same source as
 the pure-Python ones (which stay installed and are used wherever no compiled module
-is), and give the same results, about 1.5-1.7x faster on replay. mypy (the test
-extra) must be in the build environment:
+is), and give the same results, about 1.4x faster on replay. mypy (the test extra)
+must be in the build environment:
 
     PBEM_MYPYC=1 pip install --no-build-isolation .
+
+scripts/test.sh builds it so into .venv-mypyc and runs the tests that compare results
+against it (README, "The compiled build").
 
 An editable install (-e) builds them next to the sources, where they shadow later
 edits of those modules until rebuilt or removed (engine/princes/*.so, *__mypyc*.so).

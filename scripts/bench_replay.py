@@ -23,8 +23,15 @@ blocks; the ratio pbem us/line : chess us/move is taken within each block (the s
 moment of the machine) and its median printed. The targets of issue 11 are printed
 next to their measured values: >= 1,000 four-player recorded games/s, ratio <= 0.2.
 
+With --python, builds side by side: the full path (replay_log) and python-chess, timed
+the same way in one worker process per interpreter and round, the interpreters taking
+turns (rounds x blocks figures each), e.g. the pure-Python .venv against the mypyc
+build of scripts/test.sh (`--python .venv-mypyc/bin/python`). Each worker imports pbem
+as its interpreter has it installed, from a scratch directory; the workers must agree
+on every replay's outcome.
+
 Usage: .venv/bin/python scripts/bench_replay.py [--games 200] [--blocks 7] [--json]
-       [--profile]
+       [--profile] [--python .venv-mypyc/bin/python [--rounds 3]]
 """
 
 from __future__ import annotations
@@ -39,7 +46,9 @@ import pstats
 import random
 import resource
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable, Sequence
@@ -335,6 +344,143 @@ def table(rows: list[Row], chess: dict[str, Any], goals: list[dict[str, Any]],
     return "\n".join(out)
 
 
+# --------------------------------------------------------------------------- builds
+
+
+WORKER = r"""
+import gc, hashlib, io, json, sys, time
+import chess.pgn
+from pbem.logs import replay_log
+
+job = json.load(open(sys.argv[1]))
+cases, pgn, blocks, first = job["cases"], job["pgn"], job["blocks"], job["first"]
+
+def cpu(fn, arg):
+    gc.collect()
+    t = time.process_time()
+    fn(arg)
+    return time.process_time() - t
+
+def replay_all(texts):
+    for text in texts:
+        replay_log(text)
+
+def chess_all(pgn):
+    handle = io.StringIO(pgn)
+    while (game := chess.pgn.read_game(handle)) is not None:
+        board = game.board()
+        for move in game.mainline_moves():
+            assert board.is_legal(move)
+            board.push(move)
+
+digest = hashlib.sha256()
+for texts in cases:  # warm up; every outcome goes into the digest
+    for text in texts:
+        r = replay_log(text)
+        assert r.ok and r.finished, r.error
+        digest.update(repr((r.round, r.phase, r.players, r.winners, r.lines)).encode())
+chess_all(pgn)
+slots = len(cases) + 1
+times = [[] for _ in range(slots)]
+for block in range(blocks):
+    for k in range(slots):
+        i = (k + block + first) % slots
+        times[i].append(cpu(chess_all, pgn) if i == len(cases) else cpu(replay_all, cases[i]))
+compiled = sorted(name for name, m in list(sys.modules.items())
+                  if name.split(".")[0] in ("engine", "notation", "pbem")
+                  and not (getattr(m, "__file__", None) or ".py").endswith(".py"))
+print(json.dumps({"times": times, "digest": digest.hexdigest(), "compiled": compiled,
+                  "python": sys.version.split()[0]}))
+"""
+
+
+def build_name(python: str, compiled: list[str]) -> str:
+    """The interpreter, and how many of pbem's modules it ran compiled."""
+    rel = os.path.relpath(python)
+    shown = python if rel.startswith("..") else rel
+    return f"{shown} ({f'mypyc: {len(compiled)} modules' if compiled else 'pure Python'})"
+
+
+def compare_builds(pythons: list[str], cases: list[Case], pgn: str, plies: int,
+                   chess_games: int, rounds: int, blocks: int) -> dict[str, Any]:
+    """Every interpreter's full-path and python-chess CPU times, from one worker process
+    per interpreter and round (the interpreters taking turns), each `blocks` blocks."""
+    ref = next((i for i, c in enumerate(cases) if (c.kind, c.players) == ("recorded", 4)), 0)
+    got: list[list[list[float]]] = [[[] for _ in range(len(cases) + 1)] for _ in pythons]
+    info: list[dict[str, Any]] = [{} for _ in pythons]
+    with tempfile.TemporaryDirectory() as tmp:
+        job = Path(tmp) / "job.json"
+        for r in range(rounds):
+            job.write_text(json.dumps({"cases": [list(c.texts) for c in cases], "pgn": pgn,
+                                       "blocks": blocks, "first": r}))
+            for k in range(len(pythons)):  # the builds take turns going first
+                b = (k + r) % len(pythons)
+                python = pythons[b]
+                env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+                done = subprocess.run([python, "-c", WORKER, str(job)], cwd=tmp, env=env,
+                                      capture_output=True, text=True)
+                if done.returncode != 0:
+                    raise SystemExit(f"{python}: the worker failed\n{done.stderr}")
+                out = json.loads(done.stdout)
+                for mine, theirs in zip(got[b], out["times"], strict=True):
+                    mine += theirs
+                info[b] = {k: out[k] for k in ("digest", "compiled", "python")}
+            print(f"  round {r + 1}/{rounds}", file=sys.stderr)
+    digests = {i["digest"] for i in info}
+    if len(digests) != 1:
+        raise SystemExit(f"the builds disagree on the replays' outcomes: {info}")
+    builds = []
+    for python, times, facts in zip(pythons, got, info, strict=True):
+        chess_s = times[-1]
+        ratios = [(t / cases[ref].lines) / (c / plies)
+                  for t, c in zip(times[ref], chess_s, strict=True)]
+        rows: list[dict[str, Any]] = [
+            {"kind": c.kind, "players": c.players, "games": len(c.texts),
+             "games_per_s": len(c.texts) / statistics.median(t),
+             "us_per_line": statistics.median(t) * 1e6 / c.lines}
+            for c, t in zip(cases, times[:-1], strict=True)]
+        four = rows[ref]["games_per_s"]
+        ratio = statistics.median(ratios)
+        builds.append({
+            "python": python, "name": build_name(python, facts["compiled"]),
+            "version": facts["python"], "rows": rows,
+            "chess_us_per_move": statistics.median(chess_s) * 1e6 / plies,
+            "targets": [
+                {"name": "four-player recorded games/s", "measured": four,
+                 "target": GAMES_TARGET, "bound": ">=", "met": four >= GAMES_TARGET},
+                {"name": "pbem us/line : chess us/move", "measured": ratio,
+                 "target": RATIO_TARGET, "bound": "<=", "met": ratio <= RATIO_TARGET,
+                 "blocks": ratios}]})
+    return {"builds": builds, "rounds": rounds, "blocks": blocks, "clock": "process_time",
+            "chess_games": chess_games, "digest": digests.pop()}
+
+
+def builds_table(result: dict[str, Any]) -> str:
+    builds = result["builds"]
+    n = result["rounds"] * result["blocks"]
+    out = [f"CPU time (process_time) of replay_log, median of {n} blocks ({result['rounds']} "
+           f"rounds of one worker per build, {result['blocks']} blocks each)"]
+    first = builds[0]
+    for b in builds:
+        out += ["", f"{b['name']}, Python {b['version']}"]
+        for r, r0 in zip(b["rows"], first["rows"], strict=True):
+            speed = r["games_per_s"] / r0["games_per_s"]
+            out.append(f"  {r['kind']:9} {r['players']:>2} {r['games']:>5} games "
+                       f"{r['games_per_s']:>8.1f} games/s {r['us_per_line']:>7.1f} us/line"
+                       + (f"  x{speed:.2f}" if b is not first else ""))
+        out.append(f"  python-chess {b['chess_us_per_move']:.1f} us/move "
+                   f"({result['chess_games']} games)")
+        for g in b["targets"]:
+            spread = ""
+            if "blocks" in g:
+                spread = f"  (blocks: {min(g['blocks']):.3f}-{max(g['blocks']):.3f})"
+            out.append(f"  {g['name']:<30} {g['measured']:>9.3f}   target {g['bound']} "
+                       f"{g['target']:g}  {'ok' if g['met'] else 'NOT MET'}{spread}")
+    out += ["", "(xN: games/s against the first build); every build replayed every log to "
+            f"the same outcomes (digest {result['digest'][:12]})"]
+    return "\n".join(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=200, help="games per player count")
@@ -348,6 +494,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile", action="store_true",
                     help="also print a cProfile of replaying the four-player logs")
     ap.add_argument("--top", type=int, default=25, help="profile entries shown")
+    ap.add_argument("--python", action="append", default=[], metavar="INTERPRETER",
+                    help="also time the pbem installed for this interpreter (e.g. "
+                    ".venv-mypyc/bin/python), side by side with this one's; repeatable")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="with --python: worker processes per interpreter, taking turns")
     args = ap.parse_args(argv)
 
     counts = [int(x) for x in args.players.split(",")]
@@ -358,6 +509,12 @@ def main(argv: list[str] | None = None) -> int:
           f"{time.perf_counter() - t0:.1f} s", file=sys.stderr)
     cases = [case(kind, n, games[n]) for kind in ("recorded", "seeded") for n in counts]
     pgn, plies = chess_case(args.chess_games)
+    if args.python:
+        pythons = [sys.executable, *(os.path.abspath(p) for p in args.python)]
+        result = compare_builds(pythons, cases, pgn, plies,
+                                args.chess_games, max(1, args.rounds), blocks)
+        print(json.dumps(result, indent=2) if args.json else builds_table(result))
+        return 0
     rows, chess, ratios = measure(cases, pgn, plies, args.chess_games, blocks)
     goals = targets(rows, ratios)
     maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

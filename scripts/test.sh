@@ -5,14 +5,20 @@
 #     pyproject.toml or the set of packages changed);
 #  2. installs (apt) and starts Postfix + Dovecot + PostgreSQL on loopback, each run with its own
 #     state dirs and free ports, so concurrent runs don't collide; stopped again on exit;
-#  3. runs ruff check ., mypy, then python -m pytest "$@".
-# Exit status: pytest's if it failed (5 = no tests collected counts as failure), else 1 if ruff or
-# mypy failed, else 0.
+#  3. runs ruff check ., mypy, then python -m pytest "$@";
+#  4. builds the engine's hot modules with mypyc into a second venv (.venv-mypyc: a regular, not
+#     editable, install from a copy of the sources, rebuilt only when a source file changed) and
+#     runs the differential tests (MYPYC_TESTS below) against that installed compiled build, from
+#     a scratch directory so that the source tree is not on the import path; PBEM_EXPECT_COMPILED=1
+#     makes tests/engine/test_compiled.py check that the compiled modules are the ones imported.
+# Exit status: pytest's if it failed (5 = no tests collected counts as failure), else the compiled
+# run's if it failed, else 1 if ruff or mypy failed, else 0.
 #
 # Environment:
 #   PBEM_NO_SERVERS=1  don't install/start servers; the integration tests then skip
 #   PBEM_SKIP_LINT=1   skip ruff and mypy (quicker local iterations)
 #   PBEM_KEEP_STACK=1  keep the per-run server dirs (configs, logs, Maildirs) after the run
+#   PBEM_SKIP_MYPYC=1  skip step 4, the compiled build and its tests (quicker local iterations)
 # The servers need root (CI runs as root); without root use PBEM_NO_SERVERS=1.
 set -Eeuo pipefail
 
@@ -103,6 +109,74 @@ start_servers() {
   log "servers started ($(since "$t")): SMTP $MAILSTACK_SMTP_PORT, IMAP $MAILSTACK_IMAP_PORT, PostgreSQL $PGSTACK_PORT"
 }
 
+# --- 4. the compiled build (mypyc), run after 3 -------------------------------------------------
+# The tests that compare results: the in-place fold against the event-sourced one, replays against
+# their recorded outcomes, the golden rule cases, and the game contracts.
+MYPYC_TESTS=(tests/contract tests/engine tests/logs/test_replay_same.py)
+MYPYC_SOURCES=(pyproject.toml setup.py engine notation pbem templates)
+
+mypyc_stamp() {  # every file the compiled install is made of (not caches, not editable builds)
+  find "${MYPYC_SOURCES[@]}" -name __pycache__ -prune -o -type f ! -name '*.so' ! -name '*.pyc' \
+    -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum
+}
+
+ensure_compiler() {  # mypyc's C needs a compiler and the headers of .venv-mypyc's Python
+  local include
+  include=$(.venv-mypyc/bin/python -c 'import sysconfig; print(sysconfig.get_path("include"))')
+  if command -v cc >/dev/null && [[ -f $include/Python.h ]]; then return 0; fi
+  if [[ $(id -u) != 0 ]]; then
+    log "the compiled build needs a C compiler and $include/Python.h (gcc, python3-dev);" \
+      "install them or set PBEM_SKIP_MYPYC=1"
+    return 1
+  fi
+  log "no C compiler or Python.h; installing gcc + python3-dev with apt"
+  DEBIAN_FRONTEND=noninteractive apt-get update -qq \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      gcc python3-dev >/dev/null
+}
+
+ensure_mypyc_venv() {  # (called where set -e does not apply: every step is checked)
+  local t=$EPOCHREALTIME stamp src py=$ROOT/.venv-mypyc/bin/python
+  if [[ ! -x $py ]]; then
+    python3 -m venv .venv-mypyc && "$py" -m pip install -q --upgrade pip || return 1
+  fi
+  stamp=$(mypyc_stamp) || return 1
+  if [[ $(cat .venv-mypyc/.pbem-install-stamp 2>/dev/null) == "$stamp" ]]; then
+    log "compiled venv up to date ($(since "$t"))"
+    return 0
+  fi
+  ensure_compiler || return 1
+  rm -f .venv-mypyc/.pbem-install-stamp
+  "$py" -m pip install -q setuptools wheel mypy || return 1  # what the build itself needs
+  # Built from a copy: mypyc's C and setuptools' build/ stay out of the source tree.
+  src=$(mktemp -d /tmp/pbem-mypyc-src.XXXXXX) || return 1
+  if ! { tar -cf - --exclude=__pycache__ --exclude='*.so' --exclude='*.egg-info' \
+           "${MYPYC_SOURCES[@]}" | tar -xf - -C "$src"; } \
+     || ! (cd "$src" && PBEM_MYPYC=1 "$py" -m pip install -q --no-build-isolation ".[test]"); then
+    rm -rf "$src"
+    return 1
+  fi
+  rm -rf "$src"
+  echo "$stamp" > .venv-mypyc/.pbem-install-stamp
+  log "compiled venv built ($(since "$t"))"
+}
+
+run_mypyc_tests() {  # the tests, against the installed compiled package; pytest's exit status
+  local t=$EPOCHREALTIME dir rc=0
+  ensure_mypyc_venv || { log "the compiled build failed"; return 1; }
+  t=$EPOCHREALTIME
+  # Only `tests` is importable from the scratch dir; --import-mode=append keeps pytest's test
+  # folders behind site-packages (tests/pbem is a package too).
+  dir=$(mktemp -d /tmp/pbem-mypyc-run.XXXXXX)
+  ln -s "$ROOT/tests" "$dir/tests"
+  (cd "$dir" && export VIRTUAL_ENV=$ROOT/.venv-mypyc PATH=$ROOT/.venv-mypyc/bin:$PATH \
+     && PBEM_EXPECT_COMPILED=1 python -m pytest -q -p no:cacheprovider --import-mode=append \
+       "${MYPYC_TESTS[@]}") || rc=$?
+  rm -rf "$dir"
+  log "compiled build: pytest exited $rc ($(since "$t"))"
+  return $rc
+}
+
 # make the EXIT trap run on Ctrl-C / kill too
 trap 'exit 130' INT
 trap 'exit 143' TERM
@@ -135,6 +209,14 @@ log "pytest exited $rc ($(since "$t"))"
 if (( servers_started )); then
   trap - EXIT
   stop_servers
+fi
+
+if [[ ${PBEM_SKIP_MYPYC:-0} == 1 ]]; then
+  log "PBEM_SKIP_MYPYC=1: the compiled build is not tested"
+else
+  mypyc_rc=0
+  run_mypyc_tests || mypyc_rc=$?
+  (( rc == 0 )) && rc=$mypyc_rc
 fi
 if (( rc == 0 && lint_rc != 0 )); then
   log "tests passed but ruff/mypy reported problems"

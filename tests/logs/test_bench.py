@@ -31,6 +31,32 @@ def test_bench_replay_smoke() -> None:
     assert len(goals["pbem us/line : chess us/move"]["blocks"]) == 2
 
 
+def test_bench_replay_builds_side_by_side() -> None:
+    """--python: one worker per interpreter and round, each build's figures and targets
+    (here the same interpreter twice: both pure Python, the same outcomes)."""
+    out = subprocess.run(
+        [sys.executable, str(SCRIPT), "--games", "1", "--chess-games", "1", "--blocks", "2",
+         "--rounds", "2", "--players", "4", "--workers", "1", "--python", sys.executable,
+         "--json"],
+        capture_output=True, text=True, check=True, timeout=300,
+    )
+    data = json.loads(out.stdout)
+    assert (data["rounds"], data["blocks"], data["clock"]) == (2, 2, "process_time")
+    assert [b["python"] for b in data["builds"]] == [sys.executable] * 2
+    for build in data["builds"]:
+        assert build["name"].endswith("(pure Python)")
+        assert [(r["kind"], r["players"]) for r in build["rows"]] == [
+            ("recorded", 4), ("seeded", 4)]
+        assert all(r["games_per_s"] > 0 for r in build["rows"])
+        assert build["chess_us_per_move"] > 0
+        goals = {g["name"]: g for g in build["targets"]}
+        assert {name: (g["bound"], g["target"]) for name, g in goals.items()} == {
+            "four-player recorded games/s": (">=", 1000.0),
+            "pbem us/line : chess us/move": ("<=", 0.2)}
+        assert len(goals["pbem us/line : chess us/move"]["blocks"]) == 4  # rounds x blocks
+    assert len(data["digest"]) == 64
+
+
 def test_bench_jobs_smoke() -> None:
     """scripts/bench_jobs.py replays an archive serially and with workers, the same."""
     out = subprocess.run(
