@@ -440,68 +440,137 @@ class ImapInbox:
 # --------------------------------------------------------------------------- SMTP
 
 
-class SmtpSender:
-    """aiosmtplib over one connection per batch; STARTTLS unless `smtp_tls` says
-    otherwise, verified against `ca_file` (or the system CAs)."""
+MAILS_PER_CONNECTION = 100
+"""Mails one SMTP connection carries before it is closed and opened again (servers
+limit this; Postfix does not by default)."""
 
-    def __init__(self, cfg: Config, timeout: float = 30) -> None:
+
+class SmtpSender:
+    """aiosmtplib; STARTTLS unless `smtp_tls` says otherwise, verified against
+    `ca_file` (or the system CAs).
+
+    Inside `session()` one connection carries every batch (up to
+    `MAILS_PER_CONNECTION` mails; `pbem.outbound.send_due` opens a session per pass),
+    so a batch costs no TLS handshake of its own; outside, each batch has its own."""
+
+    def __init__(self, cfg: Config, timeout: float = 30,
+                 per_connection: int = MAILS_PER_CONNECTION) -> None:
         self.cfg = cfg
         self.timeout = timeout
+        self.per_connection = per_connection
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._smtp: aiosmtplib.SMTP | None = None
+        self._carried = 0  # mails the open connection has taken
+        self.connections = 0  # opened so far (for tests and benchmarks)
+
+    @contextlib.contextmanager
+    def session(self) -> Iterator[None]:
+        """Keep one connection open for every batch sent inside the block."""
+        if self._loop is not None:
+            yield  # in a session already
+            return
+        self._loop = asyncio.new_event_loop()
+        try:
+            yield
+        finally:
+            try:
+                self._loop.run_until_complete(self._hang_up())
+            finally:
+                self._loop.close()
+                self._loop = None
 
     def send_batch(self, messages: Sequence[EmailMessage],
                    done: Callable[[int, Exception | None], None]) -> None:
-        if messages:
-            asyncio.run(self._send(messages, done))
+        if not messages:
+            return
+        if self._loop is None:
+            with self.session():
+                self.send_batch(messages, done)
+            return
+        self._loop.run_until_complete(self._send(messages, done))
+
+    async def _connection(self) -> aiosmtplib.SMTP:
+        """The open connection; a new one when there is none or it has carried its
+        share of mails."""
+        if self._smtp is not None and self._carried >= self.per_connection:
+            await self._hang_up()
+        if self._smtp is None:
+            cfg = self.cfg
+            smtp = aiosmtplib.SMTP(
+                hostname=cfg.smtp_host, port=cfg.smtp_port, timeout=self.timeout,
+                use_tls=cfg.smtp_tls == "ssl", start_tls=cfg.smtp_tls == "starttls",
+                tls_context=ssl_context(cfg) if cfg.smtp_tls != "none" else None)
+            await smtp.connect()
+            self.connections += 1
+            if cfg.smtp_user:
+                try:
+                    await smtp.login(cfg.smtp_user, cfg.smtp_password)
+                except BaseException:
+                    smtp.close()
+                    raise
+            self._smtp, self._carried = smtp, 0
+        return self._smtp
+
+    async def _hang_up(self) -> None:
+        smtp, self._smtp = self._smtp, None
+        if smtp is None:
+            return
+        try:
+            await smtp.quit()
+        except (aiosmtplib.SMTPException, OSError):
+            smtp.close()
+
+    async def _still_there(self) -> None:
+        """Drop the open connection if the server closed it since the last batch."""
+        if self._smtp is None:
+            return
+        try:
+            await self._smtp.noop()
+        except (aiosmtplib.SMTPException, OSError):
+            self._smtp.close()
+            self._smtp = None
 
     async def _send(self, messages: Sequence[EmailMessage],
                     done: Callable[[int, Exception | None], None]) -> None:
         cfg = self.cfg
-        smtp = aiosmtplib.SMTP(
-            hostname=cfg.smtp_host, port=cfg.smtp_port, timeout=self.timeout,
-            use_tls=cfg.smtp_tls == "ssl", start_tls=cfg.smtp_tls == "starttls",
-            tls_context=ssl_context(cfg) if cfg.smtp_tls != "none" else None)
-        try:
-            await smtp.connect()
-            if cfg.smtp_user:
-                await smtp.login(cfg.smtp_user, cfg.smtp_password)
-        except (aiosmtplib.SMTPException, OSError) as e:
-            err = TransportError(f"SMTP {cfg.smtp_host}:{cfg.smtp_port}: {e}")
-            for i in range(len(messages)):
-                done(i, err)
-            return
-        try:
-            for i, msg in enumerate(messages):
-                try:
-                    sender = base_address(cfg.moderator_address)
-                    if isinstance(msg, Outgoing) and msg.raw:
-                        await smtp.sendmail(sender, recipients(msg), msg.raw)
-                    else:
-                        await smtp.send_message(msg, sender=sender)
-                except aiosmtplib.SMTPRecipientsRefused as e:
-                    codes = [r.code for r in e.recipients]
-                    cls = PermanentFailure if codes and all(500 <= c < 600 for c in codes) \
-                        else TransportError
-                    done(i, cls(f"recipient refused: {e}"))
-                    continue
-                except (aiosmtplib.SMTPServerDisconnected, aiosmtplib.SMTPConnectError,
-                        OSError) as e:
-                    err = TransportError(f"SMTP connection lost: {e}")
-                    for j in range(i, len(messages)):
-                        done(j, err)
-                    return
-                except aiosmtplib.SMTPResponseException as e:
-                    cls = PermanentFailure if 500 <= e.code < 600 else TransportError
-                    done(i, cls(f"SMTP {e.code}: {e.message}"))
-                    continue
-                except aiosmtplib.SMTPException as e:
-                    done(i, TransportError(f"SMTP: {e}"))
-                    continue
-                done(i, None)
-        finally:
+        sender = base_address(cfg.moderator_address)
+        await self._still_there()
+        for i, msg in enumerate(messages):
             try:
-                await smtp.quit()
-            except (aiosmtplib.SMTPException, OSError):
+                smtp = await self._connection()
+            except (aiosmtplib.SMTPException, OSError) as e:
+                err = TransportError(f"SMTP {cfg.smtp_host}:{cfg.smtp_port}: {e}")
+                for j in range(i, len(messages)):
+                    done(j, err)
+                return
+            try:
+                if isinstance(msg, Outgoing) and msg.raw:
+                    await smtp.sendmail(sender, recipients(msg), msg.raw)
+                else:
+                    await smtp.send_message(msg, sender=sender)
+            except aiosmtplib.SMTPRecipientsRefused as e:
+                codes = [r.code for r in e.recipients]
+                cls = PermanentFailure if codes and all(500 <= c < 600 for c in codes) \
+                    else TransportError
+                done(i, cls(f"recipient refused: {e}"))
+                continue
+            except (aiosmtplib.SMTPServerDisconnected, aiosmtplib.SMTPConnectError,
+                    OSError) as e:
                 smtp.close()
+                self._smtp = None
+                err = TransportError(f"SMTP connection lost: {e}")
+                for j in range(i, len(messages)):
+                    done(j, err)
+                return
+            except aiosmtplib.SMTPResponseException as e:
+                cls = PermanentFailure if 500 <= e.code < 600 else TransportError
+                done(i, cls(f"SMTP {e.code}: {e.message}"))
+                continue
+            except aiosmtplib.SMTPException as e:
+                done(i, TransportError(f"SMTP: {e}"))
+                continue
+            self._carried += 1
+            done(i, None)
 
 
 def parse_raw(raw: bytes) -> EmailMessage:
