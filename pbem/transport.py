@@ -235,6 +235,10 @@ _SIZE = re.compile(rb"\bRFC822\.SIZE (\d+)")
 FETCH_BYTES = 8 * 1024 * 1024
 """Bytes of mail one FETCH reads at most (a single larger mail is read alone)."""
 
+MOVE_BATCH = 25
+"""Processed mails moved in one MOVE at most: other workers, which list the folder
+too, see a committed mail there for at most this many mails' time."""
+
 
 def _uid_set(nums: Sequence[str]) -> str:
     """UIDs as an IMAP sequence set, runs written as ranges: `3,5:9,12`."""
@@ -375,11 +379,14 @@ class ImapInbox:
 
     def done(self, uid: str) -> None:
         """Mark a processed (committed) mail to be moved to the processed folder; the
-        moves of a pass are made together by `flush` (a crash before that leaves the
-        mail in the folder, a duplicate by its Message-ID on the next pass)."""
+        moves are made together by `flush`, at the latest every `MOVE_BATCH` mails (a
+        crash before that leaves the mail in the folder, a duplicate by its
+        Message-ID on the next pass)."""
         *_, validity, num = uid.split("/")
         if validity == self.uidvalidity:  # else the folder was rebuilt: the
             self.pending.append(num)      # Message-ID check covers this mail
+        if len(self.pending) >= MOVE_BATCH:
+            self.flush()
 
     def flush(self) -> None:
         """Move every mail marked `done` to the processed folder, in one MOVE."""

@@ -136,6 +136,18 @@ def test_done_moves_nothing_until_flushed_then_everything_in_one_move() -> None:
     assert folder.commands[-1] == "MOVE 1:3,5:6"
 
 
+def test_a_long_pass_moves_a_batch_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Other workers list the folder too: committed mails do not stay long."""
+    monkeypatch.setattr(transport, "MOVE_BATCH", 4)
+    folder = Folder(mails(10))
+    box = inbox(folder)
+    for f in box.fetch():
+        box.done(f.uid)
+    box.flush()
+    assert [c for c in folder.commands if c.startswith("MOVE")] \
+        == ["MOVE 1:4", "MOVE 5:8", "MOVE 9:10"]
+
+
 def test_the_next_fetch_moves_what_was_done_first() -> None:
     folder = Folder(mails(3))
     box = inbox(folder)
