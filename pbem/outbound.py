@@ -441,40 +441,51 @@ def send_due(store: Store, sender: Sender, cfg: Config, now: datetime,
     mails of that batch the server took again, with the same Message-IDs
     (at-least-once; the window is one batch, `limit` mails, wide; the file transport
     delivers each Message-ID once).
+
+    A sender with a `session()` (SMTP) keeps one connection for all the batches of
+    the pass.
     """
     report = SendReport()
     lease = timedelta(seconds=cfg.send_lease_seconds)
     void_dead_claims(store, now)
-    while True:
-        claim = f"{worker or worker_name()}/{uuid.uuid4().hex[:12]}"
-        rows = claim_due(store, now, limit, claim, lease)
-        if not rows:
-            return report
-        log.info("claim %s: sending outbox %s", claim, ",".join(str(r.id) for r in rows))
-        marks = Marks(store, report, now, cfg.send_attempts, claim)
-        try:
-            ready: list[OutMail] = []
-            messages: list[EmailMessage] = []
-            for row in rows:
-                try:
-                    messages.append(build_message(cfg, row))
-                    ready.append(row)
-                except UnsendableMail as e:
-                    marks.record(row, e)
-            retries = report.retry
-            crashed = _send(sender, messages, _marker(marks, ready))
-            marks.flush()
-        except BaseException:
-            with contextlib.suppress(Exception):
-                marks.flush()  # what the server took is marked sent
-            with contextlib.suppress(Exception):
+    with _session(sender):
+        while True:
+            claim = f"{worker or worker_name()}/{uuid.uuid4().hex[:12]}"
+            rows = claim_due(store, now, limit, claim, lease)
+            if not rows:
+                return report
+            log.info("claim %s: sending outbox %s", claim, ",".join(str(r.id) for r in rows))
+            marks = Marks(store, report, now, cfg.send_attempts, claim)
+            try:
+                ready: list[OutMail] = []
+                messages: list[EmailMessage] = []
+                for row in rows:
+                    try:
+                        messages.append(build_message(cfg, row))
+                        ready.append(row)
+                    except UnsendableMail as e:
+                        marks.record(row, e)
+                retries = report.retry
+                crashed = _send(sender, messages, _marker(marks, ready))
+                marks.flush()
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    marks.flush()  # what the server took is marked sent
+                with contextlib.suppress(Exception):
+                    release_claim(store, claim)
+                raise
+            if crashed:
                 release_claim(store, claim)
-            raise
-        if crashed:
-            release_claim(store, claim)
-            continue  # the mails after the crash are still due
-        if report.retry > retries or len(rows) < limit:
-            return report
+                continue  # the mails after the crash are still due
+            if report.retry > retries or len(rows) < limit:
+                return report
+
+
+def _session(sender: Sender) -> contextlib.AbstractContextManager[object]:
+    """The sender's `session()` if it has one: one connection for every batch of a
+    pass (`pbem.transport.SmtpSender`)."""
+    opener = getattr(sender, "session", None)
+    return opener() if opener is not None else contextlib.nullcontext()
 
 
 def _send(sender: Sender, messages: Sequence[EmailMessage],

@@ -63,25 +63,30 @@ def process_inbox(mod: Moderator, inbox: Inbox, clock: Clock, report: PassReport
     """Process the waiting mails of an open inbox; returns how many were fetched.
 
     With `stop` set, the mail in hand is finished and the rest are left in the inbox
-    for the next pass (0 is returned, so callers do not fetch again)."""
+    for the next pass (0 is returned, so callers do not fetch again). The mails
+    committed are moved out of the inbox at the end, together (`Inbox.flush`); a
+    crash before that leaves them to the next pass, as duplicates by Message-ID."""
     fetched = inbox.fetch(limit)
-    for f in fetched:
-        if stop is not None and stop.is_set():
-            return 0
-        try:
-            outcome = mod.process_mail(f.raw, clock(), uid=f.uid, truncated=f.truncated)
-        except (DBAPIError, StoreError) as e:
-            # The database is the problem, not the mail: leave it for the next pass.
-            raise StoreError(f"database: {e}") from e
-        except Exception as e:  # a bug: never let one mail stop the loop
-            log.exception("mail %s crashed the moderator; moved aside", f.uid)
-            report.errors.append(f"{f.uid}: {type(e).__name__}")
-            inbox.failed(f.uid)
-            continue
-        if outcome.status == "busy":
-            continue  # another worker has it; it moves the mail once committed
-        report.outcomes.append(outcome)
-        inbox.done(f.uid)
+    try:
+        for f in fetched:
+            if stop is not None and stop.is_set():
+                return 0
+            try:
+                outcome = mod.process_mail(f.raw, clock(), uid=f.uid, truncated=f.truncated)
+            except (DBAPIError, StoreError) as e:
+                # The database is the problem, not the mail: leave it for the next pass.
+                raise StoreError(f"database: {e}") from e
+            except Exception as e:  # a bug: never let one mail stop the loop
+                log.exception("mail %s crashed the moderator; moved aside", f.uid)
+                report.errors.append(f"{f.uid}: {type(e).__name__}")
+                inbox.failed(f.uid)
+                continue
+            if outcome.status == "busy":
+                continue  # another worker has it; it moves the mail once committed
+            report.outcomes.append(outcome)
+            inbox.done(f.uid)
+    finally:
+        inbox.flush()  # the committed mails' moves, together
     return len(fetched)
 
 

@@ -9,7 +9,9 @@ Two pairs behind the same two interfaces (`Inbox`, `outbound.Sender`):
   delivered to the base address's folder, as Postfix does.
 
 An inbox hands out mails without changing them; `done(uid)` moves a mail to the
-processed folder, and is called only after the database commit.
+processed folder, and is called only after the database commit. IMAP reads a batch
+of mails in one FETCH and moves the processed ones together (`flush`), so a mail
+costs no round trip of its own.
 """
 
 from __future__ import annotations
@@ -60,7 +62,12 @@ class Inbox(Protocol):
         ...
 
     def done(self, uid: str) -> None:
-        """Move a processed mail out of the way (to the processed folder)."""
+        """Move a processed mail out of the way (to the processed folder); called
+        only after its commit. The move may wait for the next `flush`."""
+        ...
+
+    def flush(self) -> None:
+        """Make the moves `done` held back (the next `fetch` does it too)."""
         ...
 
     def failed(self, uid: str) -> None:
@@ -161,6 +168,9 @@ class DirInbox:
     def done(self, uid: str) -> None:
         self._move(uid, "processed")
 
+    def flush(self) -> None:
+        return None  # `done` moved each file at once
+
     def failed(self, uid: str) -> None:
         self._move(uid, "failed")
 
@@ -219,6 +229,41 @@ class DirSender:
 
 
 _NEW_MAIL = re.compile(rb"\* \d+ EXISTS")  # an untagged IDLE response: the folder grew
+_UID = re.compile(rb"\bUID (\d+)")
+_SIZE = re.compile(rb"\bRFC822\.SIZE (\d+)")
+
+FETCH_BYTES = 8 * 1024 * 1024
+"""Bytes of mail one FETCH reads at most (a single larger mail is read alone)."""
+
+MOVE_BATCH = 25
+"""Processed mails moved in one MOVE at most: other workers, which list the folder
+too, see a committed mail there for at most this many mails' time."""
+
+
+def _uid_set(nums: Sequence[str]) -> str:
+    """UIDs as an IMAP sequence set, runs written as ranges: `3,5:9,12`."""
+    ints = sorted({int(n) for n in nums})
+    runs: list[list[int]] = []
+    for n in ints:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ",".join(str(a) if a == b else f"{a}:{b}" for a, b in runs)
+
+
+def _groups(items: Sequence[str], sizes: Sequence[int], budget: int) -> list[list[str]]:
+    """`items` in order, cut into groups whose sizes add up to at most `budget` (a
+    larger item is a group of its own)."""
+    groups: list[list[str]] = []
+    total = 0
+    for item, size in zip(items, sizes, strict=True):
+        if not groups or total + size > budget:
+            groups.append([])
+            total = 0
+        groups[-1].append(item)
+        total += size
+    return groups
 
 
 class ImapInbox:
@@ -229,6 +274,7 @@ class ImapInbox:
         self.mb: Any = None
         self.uidvalidity = "0"
         self.idling = False  # in IDLE now (the server answers nothing but DONE)
+        self.pending: list[str] = []  # UIDs marked done, not yet moved (`flush`)
 
     def __enter__(self) -> ImapInbox:
         from imap_tools import MailBox, MailBoxStartTls, MailBoxUnencrypted
@@ -258,6 +304,9 @@ class ImapInbox:
 
     def __exit__(self, *exc: object) -> None:
         if self.mb is not None:
+            if self.pending and not self.idling:
+                with contextlib.suppress(Exception):  # else: duplicates on the next pass
+                    self.flush()
             try:
                 if self.idling:
                     # A stop signal cut IDLE short: the server waits for DONE and would
@@ -274,54 +323,105 @@ class ImapInbox:
         return f"{self.cfg.imap_folder}/{self.uidvalidity}/{uid}"
 
     def fetch(self, limit: int = 100) -> list[Fetched]:
+        """The first `limit` mails of the folder in a few round trips, whatever their
+        number: one FETCH lists the UIDs and sizes, then one FETCH reads the bodies
+        of a batch of UIDs (`FETCH_BYTES` at most at once). Mails marked `done`
+        are moved first, so they are not listed again."""
+        self.flush()
         try:
-            uids = list(self.mb.uids("ALL"))[:limit]
-            out = []
+            sizes = self._sizes()
+            uids = sorted(sizes, key=int)[:limit]
             cap = self.cfg.max_mail_bytes
-            for uid in uids:
-                typ, data = self.mb.client.uid(
-                    "FETCH", uid, f"(RFC822.SIZE BODY.PEEK[]<0.{cap}>)")
-                if typ != "OK":
-                    raise TransportError(f"IMAP FETCH {uid}: {typ}")
-                raw: bytes | None = None
-                size = 0
-                for item in data:
-                    if isinstance(item, tuple):
-                        m = re.search(rb"RFC822\.SIZE (\d+)", item[0])
-                        size = int(m.group(1)) if m else len(item[1])
-                        raw = item[1]
-                if raw is None:
-                    continue  # moved away since the listing (another worker took it)
-                out.append(Fetched(self._uid(uid), raw, size > cap))
+            out = []
+            for group in _groups(uids, [min(sizes[u], cap) for u in uids], FETCH_BYTES):
+                bodies = self._bodies(group, cap)
+                out += [Fetched(self._uid(u), bodies[u][1], bodies[u][0] > cap)
+                        for u in group if u in bodies]  # else: another worker moved it
             return out
         except TransportError:
             raise
         except Exception as e:
             raise TransportError(f"IMAP fetch: {e}") from e
 
-    def _move(self, uid: str, folder: str) -> None:
-        *_, validity, num = uid.split("/")
-        if validity != self.uidvalidity:
-            return  # the folder was rebuilt; the Message-ID check covers this mail
-        try:
-            self.mb.move(num, folder)
-        except Exception as e:
-            if not self._present(num):
-                return  # moved by another worker first (Dovecot: NO [EXPUNGEISSUED])
-            raise TransportError(f"IMAP move {uid}: {e}") from e
+    def _sizes(self) -> dict[str, int]:
+        """The UID and size of every mail in the folder."""
+        typ, data = self.mb.client.uid("FETCH", "1:*", "(UID RFC822.SIZE)")
+        if typ != "OK":
+            if not self.mb.uids("ALL"):
+                return {}  # a server that refuses `1:*` in an empty folder
+            raise TransportError(f"IMAP FETCH sizes: {typ} {data!r:.200}")
+        out = {}
+        for item in data:
+            line = item[0] if isinstance(item, tuple) else item
+            if isinstance(line, bytes) and (m := _UID.search(line)) \
+                    and (n := _SIZE.search(line)):
+                out[m.group(1).decode()] = int(n.group(1))
+        return out
 
-    def _present(self, num: str) -> bool:
-        """Whether the message with UID `num` is still in the folder (True if unsure)."""
-        try:
-            return num in self.mb.uids(f"UID {num}")
-        except Exception:
-            return True
+    def _bodies(self, uids: Sequence[str], cap: int) -> dict[str, tuple[int, bytes]]:
+        """UID -> (size, the first `cap` bytes) of the mails still in the folder."""
+        typ, data = self.mb.client.uid(
+            "FETCH", _uid_set(uids), f"(UID RFC822.SIZE BODY.PEEK[]<0.{cap}>)")
+        if typ != "OK":
+            raise TransportError(f"IMAP FETCH {_uid_set(uids)}: {typ} {data!r:.200}")
+        out = {}
+        for i, item in enumerate(data):
+            if not isinstance(item, tuple):
+                continue
+            # the UID may come after the body: then in the next, closing, item
+            tail = data[i + 1] if i + 1 < len(data) and isinstance(data[i + 1], bytes) \
+                else b""
+            m = _UID.search(item[0]) or _UID.search(tail)
+            n = _SIZE.search(item[0]) or _SIZE.search(tail)
+            if m:
+                out[m.group(1).decode()] = (int(n.group(1)) if n else len(item[1]), item[1])
+        return out
 
     def done(self, uid: str) -> None:
-        self._move(uid, self.cfg.processed_folder)
+        """Mark a processed (committed) mail to be moved to the processed folder; the
+        moves are made together by `flush`, at the latest every `MOVE_BATCH` mails (a
+        crash before that leaves the mail in the folder, a duplicate by its
+        Message-ID on the next pass)."""
+        *_, validity, num = uid.split("/")
+        if validity == self.uidvalidity:  # else the folder was rebuilt: the
+            self.pending.append(num)      # Message-ID check covers this mail
+        if len(self.pending) >= MOVE_BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        """Move every mail marked `done` to the processed folder, in one MOVE."""
+        nums, self.pending = self.pending, []
+        self._move(nums, self.cfg.processed_folder)
 
     def failed(self, uid: str) -> None:
-        self._move(uid, f"{self.cfg.processed_folder}-failed")
+        *_, validity, num = uid.split("/")
+        if validity == self.uidvalidity:
+            self._move([num], f"{self.cfg.processed_folder}-failed")
+
+    def _move(self, nums: list[str], folder: str) -> None:
+        """Move the mails `nums` (UIDs); those another worker moved first are skipped."""
+        for attempt in range(2):
+            if not nums:
+                return
+            try:
+                self.mb.move(_uid_set(nums), folder)
+                return
+            except Exception as e:
+                # Dovecot refuses a set with a mail another worker moved meanwhile
+                # (NO [EXPUNGEISSUED]): move again what is still here.
+                left = self._present(nums)
+                if attempt or left is None:
+                    raise TransportError(f"IMAP move {_uid_set(nums)}: {e}") from e
+                nums = left
+
+    def _present(self, nums: Sequence[str]) -> list[str] | None:
+        """Which of the UIDs `nums` are still in the folder (None if unsure)."""
+        try:
+            self.mb.client.noop()  # take in the expunges of other sessions
+            found = set(self.mb.uids(f"UID {_uid_set(nums)}"))
+        except Exception:
+            return None
+        return [n for n in nums if n in found]
 
     def wait(self, seconds: float) -> None:
         """Until new mail arrives (with IDLE), or `seconds` pass. Other news of the
@@ -347,68 +447,137 @@ class ImapInbox:
 # --------------------------------------------------------------------------- SMTP
 
 
-class SmtpSender:
-    """aiosmtplib over one connection per batch; STARTTLS unless `smtp_tls` says
-    otherwise, verified against `ca_file` (or the system CAs)."""
+MAILS_PER_CONNECTION = 100
+"""Mails one SMTP connection carries before it is closed and opened again (servers
+limit this; Postfix does not by default)."""
 
-    def __init__(self, cfg: Config, timeout: float = 30) -> None:
+
+class SmtpSender:
+    """aiosmtplib; STARTTLS unless `smtp_tls` says otherwise, verified against
+    `ca_file` (or the system CAs).
+
+    Inside `session()` one connection carries every batch (up to
+    `MAILS_PER_CONNECTION` mails; `pbem.outbound.send_due` opens a session per pass),
+    so a batch costs no TLS handshake of its own; outside, each batch has its own."""
+
+    def __init__(self, cfg: Config, timeout: float = 30,
+                 per_connection: int = MAILS_PER_CONNECTION) -> None:
         self.cfg = cfg
         self.timeout = timeout
+        self.per_connection = per_connection
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._smtp: aiosmtplib.SMTP | None = None
+        self._carried = 0  # mails the open connection has taken
+        self.connections = 0  # opened so far (for tests and benchmarks)
+
+    @contextlib.contextmanager
+    def session(self) -> Iterator[None]:
+        """Keep one connection open for every batch sent inside the block."""
+        if self._loop is not None:
+            yield  # in a session already
+            return
+        self._loop = asyncio.new_event_loop()
+        try:
+            yield
+        finally:
+            try:
+                self._loop.run_until_complete(self._hang_up())
+            finally:
+                self._loop.close()
+                self._loop = None
 
     def send_batch(self, messages: Sequence[EmailMessage],
                    done: Callable[[int, Exception | None], None]) -> None:
-        if messages:
-            asyncio.run(self._send(messages, done))
+        if not messages:
+            return
+        if self._loop is None:
+            with self.session():
+                self.send_batch(messages, done)
+            return
+        self._loop.run_until_complete(self._send(messages, done))
+
+    async def _connection(self) -> aiosmtplib.SMTP:
+        """The open connection; a new one when there is none or it has carried its
+        share of mails."""
+        if self._smtp is not None and self._carried >= self.per_connection:
+            await self._hang_up()
+        if self._smtp is None:
+            cfg = self.cfg
+            smtp = aiosmtplib.SMTP(
+                hostname=cfg.smtp_host, port=cfg.smtp_port, timeout=self.timeout,
+                use_tls=cfg.smtp_tls == "ssl", start_tls=cfg.smtp_tls == "starttls",
+                tls_context=ssl_context(cfg) if cfg.smtp_tls != "none" else None)
+            await smtp.connect()
+            self.connections += 1
+            if cfg.smtp_user:
+                try:
+                    await smtp.login(cfg.smtp_user, cfg.smtp_password)
+                except BaseException:
+                    smtp.close()
+                    raise
+            self._smtp, self._carried = smtp, 0
+        return self._smtp
+
+    async def _hang_up(self) -> None:
+        smtp, self._smtp = self._smtp, None
+        if smtp is None:
+            return
+        try:
+            await smtp.quit()
+        except (aiosmtplib.SMTPException, OSError):
+            smtp.close()
+
+    async def _still_there(self) -> None:
+        """Drop the open connection if the server closed it since the last batch."""
+        if self._smtp is None:
+            return
+        try:
+            await self._smtp.noop()
+        except (aiosmtplib.SMTPException, OSError):
+            self._smtp.close()
+            self._smtp = None
 
     async def _send(self, messages: Sequence[EmailMessage],
                     done: Callable[[int, Exception | None], None]) -> None:
         cfg = self.cfg
-        smtp = aiosmtplib.SMTP(
-            hostname=cfg.smtp_host, port=cfg.smtp_port, timeout=self.timeout,
-            use_tls=cfg.smtp_tls == "ssl", start_tls=cfg.smtp_tls == "starttls",
-            tls_context=ssl_context(cfg) if cfg.smtp_tls != "none" else None)
-        try:
-            await smtp.connect()
-            if cfg.smtp_user:
-                await smtp.login(cfg.smtp_user, cfg.smtp_password)
-        except (aiosmtplib.SMTPException, OSError) as e:
-            err = TransportError(f"SMTP {cfg.smtp_host}:{cfg.smtp_port}: {e}")
-            for i in range(len(messages)):
-                done(i, err)
-            return
-        try:
-            for i, msg in enumerate(messages):
-                try:
-                    sender = base_address(cfg.moderator_address)
-                    if isinstance(msg, Outgoing) and msg.raw:
-                        await smtp.sendmail(sender, recipients(msg), msg.raw)
-                    else:
-                        await smtp.send_message(msg, sender=sender)
-                except aiosmtplib.SMTPRecipientsRefused as e:
-                    codes = [r.code for r in e.recipients]
-                    cls = PermanentFailure if codes and all(500 <= c < 600 for c in codes) \
-                        else TransportError
-                    done(i, cls(f"recipient refused: {e}"))
-                    continue
-                except (aiosmtplib.SMTPServerDisconnected, aiosmtplib.SMTPConnectError,
-                        OSError) as e:
-                    err = TransportError(f"SMTP connection lost: {e}")
-                    for j in range(i, len(messages)):
-                        done(j, err)
-                    return
-                except aiosmtplib.SMTPResponseException as e:
-                    cls = PermanentFailure if 500 <= e.code < 600 else TransportError
-                    done(i, cls(f"SMTP {e.code}: {e.message}"))
-                    continue
-                except aiosmtplib.SMTPException as e:
-                    done(i, TransportError(f"SMTP: {e}"))
-                    continue
-                done(i, None)
-        finally:
+        sender = base_address(cfg.moderator_address)
+        await self._still_there()
+        for i, msg in enumerate(messages):
             try:
-                await smtp.quit()
-            except (aiosmtplib.SMTPException, OSError):
+                smtp = await self._connection()
+            except (aiosmtplib.SMTPException, OSError) as e:
+                err = TransportError(f"SMTP {cfg.smtp_host}:{cfg.smtp_port}: {e}")
+                for j in range(i, len(messages)):
+                    done(j, err)
+                return
+            try:
+                if isinstance(msg, Outgoing) and msg.raw:
+                    await smtp.sendmail(sender, recipients(msg), msg.raw)
+                else:
+                    await smtp.send_message(msg, sender=sender)
+            except aiosmtplib.SMTPRecipientsRefused as e:
+                codes = [r.code for r in e.recipients]
+                cls = PermanentFailure if codes and all(500 <= c < 600 for c in codes) \
+                    else TransportError
+                done(i, cls(f"recipient refused: {e}"))
+                continue
+            except (aiosmtplib.SMTPServerDisconnected, aiosmtplib.SMTPConnectError,
+                    OSError) as e:
                 smtp.close()
+                self._smtp = None
+                err = TransportError(f"SMTP connection lost: {e}")
+                for j in range(i, len(messages)):
+                    done(j, err)
+                return
+            except aiosmtplib.SMTPResponseException as e:
+                cls = PermanentFailure if 500 <= e.code < 600 else TransportError
+                done(i, cls(f"SMTP {e.code}: {e.message}"))
+                continue
+            except aiosmtplib.SMTPException as e:
+                done(i, TransportError(f"SMTP: {e}"))
+                continue
+            self._carried += 1
+            done(i, None)
 
 
 def parse_raw(raw: bytes) -> EmailMessage:

@@ -281,7 +281,9 @@ def test_two_workers_move_the_same_mail_without_error(mailstack: MailStack, post
         fb = b.fetch()
         assert [f.uid for f in fa] == [f.uid for f in fb]
         a.done(fa[0].uid)
-        b.done(fb[0].uid)  # gone already: no error
+        a.flush()
+        b.done(fb[0].uid)
+        b.flush()  # gone already: no error
         assert b.fetch() == [] and a.fetch() == []
 
 
@@ -321,7 +323,8 @@ def test_a_waiting_worker_wakes_for_new_mail_not_for_another_workers_move(
         while not polls:
             assert time.monotonic() < end, "the waiter never waited"
             time.sleep(0.02)
-        mover.done(fetched[0].uid)  # another worker took the mail: EXPUNGE for the waiter
+        mover.done(fetched[0].uid)
+        mover.flush()  # another worker took the mail: EXPUNGE for the waiter
         while len(polls) < 2:  # the EXPUNGE came, and the waiter waits on
             assert thread.is_alive() and time.monotonic() < end, polls
             time.sleep(0.02)

@@ -52,6 +52,9 @@ class FakeMailbox:
         self.mails.pop(uid, None)
         self.processed.append(uid)
 
+    def flush(self) -> None:
+        return None
+
     def failed(self, uid: str) -> None:
         self.mails.pop(uid, None)
         self.failed_uids.append(uid)

@@ -1,0 +1,97 @@
+"""Mail in batches on the real servers: Dovecot hands out many mails in one FETCH and
+moves them in one MOVE, also when another worker moved some of them first; Postfix
+takes a whole outbox pass over one SMTP connection."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+from imap_tools import MailBoxStartTls
+
+from pbem.outbound import send_due
+from pbem.store import utcnow
+from pbem.transport import ImapInbox, SmtpSender
+
+from .conftest import MailStack
+from .test_moderator_mail import (
+    ImapPost,
+    clear_moderator,
+    fresh_store,
+    moderator_config,
+    new_game,
+)
+from .test_moderator_mail import post as post  # the fixture
+
+pytestmark = pytest.mark.integration
+
+
+def processed_ids(stack: MailStack, folder: str) -> Counter[str]:
+    """The Message-IDs in the moderator's processed folder (emptied afterwards)."""
+    acc = stack.moderator
+    with MailBoxStartTls(stack.imap_host, stack.imap_port,
+                         ssl_context=stack.ssl_context()).login(acc.address, acc.password) as mb:
+        mb.folder.set(folder)
+        got = Counter(str(m.headers["message-id"][0]).strip()
+                      for m in mb.fetch(headers_only=True, mark_seen=False, bulk=True))
+        if uids := mb.uids():
+            mb.delete(uids)
+    return got
+
+
+def test_two_workers_move_overlapping_batches_each_mail_once(
+        mailstack: MailStack, post: ImapPost) -> None:
+    cfg = moderator_config(mailstack, "sqlite://")
+    processed_ids(mailstack, cfg.processed_folder)
+    for i in range(25):
+        msg = EmailMessage()
+        msg["From"], msg["To"] = mailstack.players[0].address, cfg.moderator_address
+        msg["Subject"], msg["Message-ID"] = f"batch {i}", f"<batch-{i}@test>"
+        msg.set_content(f"mail {i}\n")
+        post.send(msg)
+    with ImapInbox(cfg) as a, ImapInbox(cfg) as b:
+        end = time.monotonic() + 30
+        while len(fa := a.fetch()) < 25:
+            assert time.monotonic() < end, f"{len(fa)} of 25 mails arrived"
+            time.sleep(0.05)
+        fb = b.fetch()
+        assert [f.uid for f in fb] == [f.uid for f in fa]
+        assert sorted(f.raw.split(b"Message-ID: ")[1].split(b"\r\n")[0] for f in fa) \
+            == sorted(f"<batch-{i}@test>".encode() for i in range(25))
+        for f in fa[:15]:
+            a.done(f.uid)
+        for f in fb:
+            b.done(f.uid)
+        a.flush()
+        b.flush()  # 15 of its 25 are gone already: the other 10 are moved
+        assert a.fetch() == [] and b.fetch() == []
+    assert processed_ids(mailstack, cfg.processed_folder) \
+        == Counter({f"<batch-{i}@test>": 1 for i in range(25)})
+    clear_moderator(mailstack)
+
+
+def test_one_smtp_connection_carries_all_batches_of_a_pass(
+        mailstack: MailStack, post: ImapPost, tmp_path: Path) -> None:
+    cfg = moderator_config(mailstack, f"sqlite:///{tmp_path / 'db.sqlite'}")
+    store = fresh_store(cfg.sqlalchemy_url())
+    new_game(mailstack, store, cfg, "g1")
+    new_game(mailstack, store, cfg, "g2")
+    sender = SmtpSender(cfg)
+    report = send_due(store, sender, cfg, utcnow(), limit=5)  # 2 x 8 mails: 4 batches
+    assert (report.sent, report.retry, report.failed) == (16, 0, 0)
+    assert sender.connections == 1
+    new_game(mailstack, store, cfg, "g3")
+    few = SmtpSender(cfg, per_connection=3)
+    assert send_due(store, few, cfg, utcnow(), limit=5).sent == 8
+    assert few.connections == 3  # a new connection after every 3 mails
+    end = time.monotonic() + 30
+    while sum(post.received.values()) < 24:
+        assert time.monotonic() < end, post.received
+        for a in mailstack.players[:4]:
+            post.receive(a.address)
+        time.sleep(0.05)
+    assert set(post.received.values()) == {1}
+    store.dispose()
