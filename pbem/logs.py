@@ -604,10 +604,13 @@ def _read_ahead(entries: Iterator[LogEntry], last: int) -> tuple[list[LogEntry],
     read: list[LogEntry] = []
     append = read.append
     try:
-        for entry in entries:
-            append(entry)
-            if entry.line > last and type(entry) is not Tag:
-                break
+        if last >= MAX_LINES:  # the reader yields no line after it: read them all
+            read.extend(entries)  # (what is read before an error stays in `read`)
+        else:
+            for entry in entries:
+                append(entry)
+                if entry.line > last and type(entry) is not Tag:
+                    break
     except Exception as e:  # raised again by the caller, where the reading got to
         return read, e
     return read, None
