@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from .frozen import quick_init
+
 
 @dataclass(frozen=True, slots=True)
 class Undo:
@@ -34,6 +36,7 @@ class Refuse:
 UndoCommand = Undo | Agree | Refuse
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Reverted:
     """An undo agreed by every player: the game goes back to `to_version`.

@@ -13,7 +13,7 @@ from typing import Any
 
 from .consent import Reverted
 from .errors import IllegalMoveError
-from .protocol import CHANCE, Game, InPlace
+from .protocol import CHANCE, Game
 from .undo import START, UNDO_COMMANDS, Last, Tracker, legal_undo_commands
 from .undo import play as play_command
 
@@ -79,8 +79,11 @@ class Match:
         self._last: tuple[int, Any, int] | None = None
         if in_place and tracker == START:
             self._tracker = None
-            if isinstance(game, InPlace):
-                self._apply, self._own = game.apply_in_place, game.owned_copy
+            # isinstance(game, InPlace), without a runtime protocol check's cost
+            apply, own = (getattr(game, name, None) for name in ("apply_in_place",
+                                                                 "owned_copy"))
+            if apply is not None and own is not None:
+                self._apply, self._own = apply, own
 
     @classmethod
     def start(cls, game: Game[Any], players: Sequence[str], *, variant: str | None = None,

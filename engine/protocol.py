@@ -24,6 +24,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
+from .frozen import quick_init
+
 CHANCE = -1
 """The pseudo-seat that deals, draws and rolls (OpenSpiel's chance player)."""
 
@@ -92,6 +94,7 @@ class Setup:
     commitment: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Standing:
     """One player's result: score (victory points, or the game's own measure), the
@@ -105,6 +108,7 @@ class Standing:
     fields: Mapping[str, int]  # the game's own numbers by name, as replay --json shows them
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Result:
     """The outcome of a finished game: standings in seat order, and the winners."""

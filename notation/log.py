@@ -25,6 +25,7 @@ from functools import lru_cache
 from typing import Any
 
 from engine.errors import NotationError
+from engine.frozen import quick_init
 from engine.registry import UnknownGameError, default_name
 
 from .grammar import Grammar
@@ -92,12 +93,11 @@ class RoundMarker:
     number: int
 
 
-# Move and Chance are most of a log's lines. Their __init__ sets the slots through
-# their descriptors: the same frozen dataclass, built in half the time of the
-# generated __init__ (which goes through object.__setattr__ for every field).
+# Move and Chance are most of a log's lines: built quickly (`engine.frozen`).
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class Move:
     """An `ACTOR: command` line; `actor` is the player's name as in the Players tag,
     lowercased."""
@@ -106,28 +106,14 @@ class Move:
     actor: str
     command: Any  # the game's player command
 
-    def __init__(self, line: int, actor: str, command: Any) -> None:
-        _MOVE_LINE(self, line)
-        _MOVE_ACTOR(self, actor)
-        _MOVE_COMMAND(self, command)
 
-
-@dataclass(frozen=True, slots=True, init=False)
+@quick_init
+@dataclass(frozen=True, slots=True)
 class Chance:
     """A `* ...` line: what chance decided (a deal, a draw, a roll)."""
 
     line: int = field(compare=False)
     command: Any  # the game's chance command
-
-    def __init__(self, line: int, command: Any) -> None:
-        _CHANCE_LINE(self, line)
-        _CHANCE_COMMAND(self, command)
-
-
-_MOVE_LINE, _MOVE_ACTOR, _MOVE_COMMAND = (
-    getattr(Move, name).__set__ for name in ("line", "actor", "command")
-)
-_CHANCE_LINE, _CHANCE_COMMAND = (getattr(Chance, name).__set__ for name in ("line", "command"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -260,6 +260,7 @@ class _Replay:
         self.marked: dict[int, int] = {}  # round -> line of its marker
         self.line = 0
         self.hidden = 0  # the first line with hidden cards: played no further
+        self.outcome: Any = None  # the game's result, once `check_result` asked for it
 
     # -- helpers ------------------------------------------------------------------
 
@@ -544,7 +545,7 @@ class _Replay:
         match = self.match
         if self.result is None or match is None:
             return
-        outcome = match.game.result(match.state)
+        outcome = self.outcome = match.game.result(match.state)
         if outcome is None:
             return
         for s in outcome.standings:
@@ -571,7 +572,8 @@ class _Replay:
                                 game=self.game)
         game, state = match.game, match.state
         names = match.names
-        outcome = game.result(state)
+        # the state is final: a result worked out by `check_result` still holds
+        outcome = self.outcome if self.outcome is not None else game.result(state)
         round_, phase = game.progress(state)
         return ReplayResult(
             file=self.file,
@@ -602,10 +604,13 @@ def _read_ahead(entries: Iterator[LogEntry], last: int) -> tuple[list[LogEntry],
     read: list[LogEntry] = []
     append = read.append
     try:
-        for entry in entries:
-            append(entry)
-            if entry.line > last and type(entry) is not Tag:
-                break
+        if last >= MAX_LINES:  # the reader yields no line after it: read them all
+            read.extend(entries)  # (what is read before an error stays in `read`)
+        else:
+            for entry in entries:
+                append(entry)
+                if entry.line > last and type(entry) is not Tag:
+                    break
     except Exception as e:  # raised again by the caller, where the reading got to
         return read, e
     return read, None

@@ -9,7 +9,7 @@ from typing import Any
 from .checks import illegal, require_turn
 from .commands import Bid, Command, Open, Pass, Take
 from .events import AuctionWon, BidPassed, BidRaised, Event, NamingDeclined, ObjectNamed
-from .queries import auction_left, can_pay, fame_sold, object_error
+from .queries import can_pay, fame_sold, object_error
 from .state import State
 
 
@@ -36,7 +36,14 @@ def _pass(state: State, seat: int, cmd: Pass) -> list[Event]:
 
 
 def _last(state: State, seat: int) -> bool:
-    return state.lot is None and auction_left(state) == [seat]
+    """Whether the seat is the last one left in the auction phase, with no lot out
+    (`auction_left(state) == [seat]`, without the list)."""
+    if state.lot is not None or not state.in_auction(seat):
+        return False
+    for i, p in enumerate(state.players):
+        if i != seat and not p.won and not p.out:
+            return False
+    return True
 
 
 def _open(state: State, seat: int, cmd: Open) -> list[Event]:

@@ -14,6 +14,7 @@ from typing import ClassVar
 from engine.consent import Agree as Agree
 from engine.consent import Refuse as Refuse
 from engine.consent import Undo as Undo
+from engine.frozen import quick_init
 
 
 def cell_key(cell: str) -> tuple[str, int]:
@@ -26,6 +27,7 @@ def canonical_cells(cells: tuple[str, ...] | list[str]) -> tuple[str, ...]:
     return tuple(sorted(cells, key=cell_key))
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Keep:
     """Setup: keep 3 of the 4 professions dealt."""
@@ -34,6 +36,7 @@ class Keep:
     verb: ClassVar[str] = "keep"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Open:
     """Auction: name an object; the opening bid is implied."""
@@ -42,6 +45,7 @@ class Open:
     verb: ClassVar[str] = "open"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Bid:
     """Auction: raise the current bid to exactly `amount`."""
@@ -50,6 +54,7 @@ class Bid:
     verb: ClassVar[str] = "bid"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Pass:
     """Auction: pass on the object; as namer, name nothing and leave the round;
@@ -58,6 +63,7 @@ class Pass:
     verb: ClassVar[str] = "pass"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Take:
     """Auction: the last player left takes a free object at the opening price."""
@@ -66,6 +72,7 @@ class Take:
     verb: ClassVar[str] = "take"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Place:
     """Place a landscape just won."""
@@ -75,6 +82,7 @@ class Place:
     verb: ClassVar[str] = "place"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Choose:
     """Keep one of the cards just drawn; the rest go under the deck."""
@@ -83,6 +91,7 @@ class Choose:
     verb: ClassVar[str] = "choose"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Build:
     """Action: build a building on the named cells."""
@@ -92,6 +101,7 @@ class Build:
     verb: ClassVar[str] = "build"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Work:
     """Action: complete a work with a profession card, playing bonus cards, and
@@ -103,6 +113,7 @@ class Work:
     verb: ClassVar[str] = "work"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TakeProfession:
     """Action: pay, draw profession cards, keep one."""
@@ -110,6 +121,7 @@ class TakeProfession:
     verb: ClassVar[str] = "profession"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TakeBonus:
     """Action: pay, draw bonus cards, keep one."""
@@ -117,6 +129,7 @@ class TakeBonus:
     verb: ClassVar[str] = "bonus"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Freedom:
     """Action: introduce a freedom."""
@@ -125,6 +138,7 @@ class Freedom:
     verb: ClassVar[str] = "freedom"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Recruit:
     """Free action: take an opponent's face-up profession with a recruiting card."""
@@ -134,6 +148,7 @@ class Recruit:
     verb: ClassVar[str] = "recruit"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Sell:
     """Free, at any time: move back `steps` on the fame track for florins."""
@@ -142,6 +157,7 @@ class Sell:
     verb: ClassVar[str] = "sell"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Done:
     """Action phase: end your turn, forgoing the actions left."""
@@ -149,6 +165,7 @@ class Done:
     verb: ClassVar[str] = "done"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Deal:
     """Chance: the professions dealt to a player at setup."""
@@ -158,6 +175,7 @@ class Deal:
     verb: ClassVar[str] = "deal"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Draw:
     """Chance: the cards a player drew from a deck for a choice."""

@@ -1,8 +1,8 @@
 """Deciding a command: the checks every command passes (game over, chance, a pending
 choice or placement, setup), then the auction or the action phase; and the events
-that follow by themselves. `apply` decides and folds into a new state;
-`apply_in_place` folds into the state it is given (the replay path). Both run the
-same checks and the same fold."""
+that follow by themselves. `apply_in_place` decides and folds into the state it is
+given (the replay path); `apply` runs it on a copy that shares what it does not
+change."""
 
 from __future__ import annotations
 
@@ -72,27 +72,26 @@ def apply(state: State, seat: int, cmd: Command) -> tuple[State, list[Event]]:
     Raises:
         IllegalMoveError: as `decide`.
     """
-    events = _decide_primary(state, seat, cmd)
-    new = shared_copy(state)
-    _fold(new, events)
-    return new, events
+    new = shared_copy(state)  # its players are copied when first changed
+    return new, apply_in_place(new, seat, cmd)
 
 
 def apply_in_place(state: State, seat: int, cmd: Command) -> list[Event]:
-    """Decide a command and fold its events into `state` itself: the events. The
-    checks all come before the first change, so a refused command changes nothing.
+    """Decide a command and fold its events, and those that follow automatically,
+    into `state` itself: the events. The checks all come before the first change, so
+    a refused command changes nothing.
 
     Raises:
         IllegalMoveError: as `decide`; `state` is unchanged then.
     """
-    events = _decide_primary(state, seat, cmd)
-    _fold(state, events)
-    return events
-
-
-def _fold(state: State, events: list[Event]) -> None:
-    """Fold the decided events and those that follow automatically into `state`
-    (the automatic ones are appended to `events`)."""
+    step = _PLAY.get(type(cmd))
+    if step is not None and state.pending is None and state.phase in _PLAYING \
+            and 0 <= seat < len(state.players):
+        # The common case, in one lookup: an auction or action command with nothing
+        # due first (what `_decide` would find, in the same order).
+        events = step(state, seat, cmd)
+    else:
+        events = _decide(state, seat, cmd)
     handlers = EVOLVE  # evolve_in_place, inlined: decided events are never Reverted
     for e in events:
         handlers[type(e)](state, e)
@@ -100,20 +99,15 @@ def _fold(state: State, events: list[Event]) -> None:
     while True:
         more = automatic(state)
         if not more:
-            return
+            return events
         for e in more:
             handlers[type(e)](state, e)
             state.version += 1
         events.extend(more)
 
 
-def _decide_primary(state: State, seat: int, cmd: Command) -> list[Event]:
-    step = _PLAY.get(type(cmd))
-    if step is not None and state.pending is None and state.phase in _PLAYING \
-            and 0 <= seat < len(state.players):
-        # The common case, in one lookup: an auction or action command with nothing
-        # due first (what the checks below would find, in the same order).
-        return step(state, seat, cmd)
+def _decide(state: State, seat: int, cmd: Command) -> list[Event]:
+    """The events of any command but the common case of `apply_in_place`."""
     if state.phase == "over":
         raise GameOverError("the game is over", "over")
     if isinstance(cmd, (Deal, Draw)):
@@ -220,7 +214,7 @@ def _decide_keep(state: State, seat: int, cmd: Keep) -> list[Event]:
 
 
 _PLAY: dict[type[Any], Callable[[State, int, Any], list[Event]]] = {**AUCTION, **ACTIONS}
-"""The auction and action commands' decisions by command type (see `_decide_primary`)."""
+"""The auction and action commands' decisions by command type (see `apply_in_place`)."""
 
 _PLAYING = frozenset(("auction", "action", "roundend", "scored"))
 """The phases past setup and before the end (where `_PLAY` applies)."""

@@ -12,8 +12,10 @@ from typing import Any, ClassVar
 
 from engine import codec
 from engine.consent import Reverted as Reverted  # every game records agreed undos
+from engine.frozen import quick_init
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class GameStarted:
     players: tuple[str, ...]
@@ -27,6 +29,7 @@ class GameStarted:
     version: ClassVar[int] = 1
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ProfessionsDealt:
     seat: int
@@ -36,6 +39,7 @@ class ProfessionsDealt:
     version: ClassVar[int] = 1
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ProfessionsKept:
     seat: int
@@ -46,6 +50,7 @@ class ProfessionsKept:
     version: ClassVar[int] = 1
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RoundStarted:
     round: int
@@ -54,6 +59,7 @@ class RoundStarted:
     version: ClassVar[int] = 1
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ObjectNamed:
     seat: int
@@ -63,6 +69,7 @@ class ObjectNamed:
     version: ClassVar[int] = 1
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class BidRaised:
     seat: int
@@ -71,6 +78,7 @@ class BidRaised:
     version: ClassVar[int] = 1
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class BidPassed:
     seat: int
@@ -78,6 +86,7 @@ class BidPassed:
     version: ClassVar[int] = 1
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class NamingDeclined:
     """A namer named nothing (or the last player took nothing): out for the round."""
@@ -87,6 +96,7 @@ class NamingDeclined:
     version: ClassVar[int] = 1
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class AuctionWon:
     """An object acquired: won at auction, or taken by the last player (`taken`)."""
@@ -100,6 +110,7 @@ class AuctionWon:
     version: ClassVar[int] = 1
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class AuctionEnded:
     round: int
@@ -107,6 +118,7 @@ class AuctionEnded:
     version: ClassVar[int] = 1
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class CardsDrawn:
     seat: int
@@ -117,6 +129,7 @@ class CardsDrawn:
     version: ClassVar[int] = 1
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class CardChosen:
     seat: int
@@ -128,6 +141,7 @@ class CardChosen:
     version: ClassVar[int] = 1
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class LandscapePlaced:
     seat: int
@@ -138,6 +152,7 @@ class LandscapePlaced:
     version: ClassVar[int] = 1
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class BuildingBuilt:
     seat: int
@@ -149,6 +164,7 @@ class BuildingBuilt:
     version: ClassVar[int] = 1
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class WorkCompleted:
     seat: int
@@ -161,6 +177,7 @@ class WorkCompleted:
     version: ClassVar[int] = 1
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class CardBought:
     """The profession or bonus action: paid for; the draw follows."""
@@ -172,6 +189,7 @@ class CardBought:
     version: ClassVar[int] = 1
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class FreedomIntroduced:
     seat: int
@@ -181,6 +199,7 @@ class FreedomIntroduced:
     version: ClassVar[int] = 1
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Recruited:
     seat: int
@@ -190,6 +209,7 @@ class Recruited:
     version: ClassVar[int] = 1
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class FameSold:
     seat: int
@@ -198,6 +218,7 @@ class FameSold:
     version: ClassVar[int] = 1
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TurnEnded:
     seat: int
@@ -205,6 +226,7 @@ class TurnEnded:
     version: ClassVar[int] = 1
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RoundEnded:
     """End of a round; `best` are the seats scoring for the best work (`wv`)."""
@@ -216,6 +238,7 @@ class RoundEnded:
     version: ClassVar[int] = 1
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PrestigeScored:
     seat: int
@@ -225,6 +248,7 @@ class PrestigeScored:
     version: ClassVar[int] = 1
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class GameEnded:
     winners: tuple[int, ...]

@@ -100,12 +100,13 @@ def _next_bidder(state: State, after: int) -> int | None:
     high bidder, not passed on this lot, and able to take the lot."""
     lot, high, passed, players = state.lot, state.high, state.passed, state.players
     assert lot is not None
+    limited = lot == "builder" or lot in LANDSCAPES  # else anyone may take it
     n = len(players)
     for i in range(1, n + 1):
         s = (after + i) % n
         p = players[s]
         if s != high and s not in passed and not p.won and not p.out \
-                and can_acquire(state, s, lot):
+                and (not limited or can_acquire(state, s, lot)):
             return s
     return None
 
@@ -320,7 +321,13 @@ def _on_fame_sold(s: State, e: FameSold) -> None:
 def _on_turn_ended(s: State, e: TurnEnded) -> None:
     player(s, e.seat).turn_done = True
     players = s.players
-    s.turn = _next_seat(s, e.seat, lambda i: not players[i].turn_done)
+    n = len(players)
+    for i in range(1, n + 1):
+        seat = (e.seat + i) % n
+        if not players[seat].turn_done:
+            s.turn = seat
+            return
+    s.turn = None
 
 
 def _on_round_ended(s: State, e: RoundEnded) -> None:

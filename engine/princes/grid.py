@@ -36,7 +36,7 @@ class Grid:
         # Bit positions in canonical order (column, then row).
         self._canonical = tuple(sorted(range(width * height),
                                        key=lambda i: (i % width, i // width)))
-        self.palazzo = self.mask_of(palazzo)
+        self.palazzo = self._mask_of(palazzo)
         self.playable = self.all & ~self.palazzo
         self.playable_count = self.playable.bit_count()
         self._spec = (width, height, self.palazzo, tuple(sorted(self.tiles.items())),
@@ -46,6 +46,10 @@ class Grid:
         self.allowed_shapes = cache(self._allowed_shapes)
         self._translations = cache(self._translations_of)
         self.fits = lru_cache(maxsize=65536)(self._fits)
+        # Placements (replay checks and folds each tile laid; hashing a tuple of cell
+        # names is cheaper than working out its mask or shape again).
+        self.mask_of = lru_cache(maxsize=65536)(self._mask_of)
+        self.shape_error = lru_cache(maxsize=65536)(self._shape_error)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Grid) and self._spec == other._spec
@@ -64,8 +68,8 @@ class Grid:
         """
         return self._index[name]
 
-    def mask_of(self, cells: Iterable[str]) -> int:
-        """Bitmask of cell names.
+    def _mask_of(self, cells: Iterable[str]) -> int:
+        """Bitmask of cell names (`mask_of`: of a tuple of them, cached).
 
         Raises:
             KeyError: a cell off the grid.
@@ -122,8 +126,9 @@ class Grid:
             out |= _orientations(_points(side))
         return frozenset(out)
 
-    def shape_error(self, tile: str, mask: int) -> str | None:
-        """Why the cells are not a shape of this tile, or None if they are."""
+    def _shape_error(self, tile: str, mask: int) -> str | None:
+        """Why the cells are not a shape of this tile, or None if they are
+        (`shape_error`, cached)."""
         size = self.tiles[tile]
         count = mask.bit_count()
         if count != size:

@@ -64,10 +64,13 @@ class Player:
         return len(self.table) + self.recruiters
 
     def count_landscape(self, kind: str) -> int:
-        return sum(1 for name, _ in self.landscapes if name == kind)
+        return [name for name, _ in self.landscapes].count(kind)
 
     def has_building(self, building: str) -> bool:
-        return any(name == building for name, _ in self.buildings)
+        for name, _ in self.buildings:
+            if name == building:
+                return True
+        return False
 
 
 @dataclass(frozen=True, slots=True)

@@ -672,10 +672,12 @@ def format_command(cmd: Command) -> str:
     raise TypeError(f"not a command: {cmd!r}")
 
 
+_WITH_CARDS = frozenset((Keep, Deal, Draw))
+
+
 def is_hidden(cmd: Command) -> bool:
     """True if the command's cards are hidden (`HIDDEN`): a line of a public log."""
-    if type(cmd) is Keep or type(cmd) is Deal or type(cmd) is Draw:
-        return HIDDEN in cmd.cards
-    if type(cmd) is Choose:
-        return cmd.card == HIDDEN
-    return False
+    kind = type(cmd)
+    if kind in _WITH_CARDS:
+        return HIDDEN in cast(Keep | Deal | Draw, cmd).cards
+    return kind is Choose and cast(Choose, cmd).card == HIDDEN
