@@ -166,3 +166,13 @@ def test_the_commands_built_one_by_one_are_those_every_module_registers() -> Non
         assert alone.get_help(sub) == command.get_help(
             typer.main._click.Context(command, info_name=name, parent=ctx)), name
     assert group.get_command(ctx, "no-such-command") is None
+
+
+def test_the_console_script_runs_the_app_with_startup_objects_frozen() -> None:
+    """`pbem` (pbem.cli:main) is `app()` after gc.freeze(): same output and exit code."""
+    probe = ("import gc, sys\nsys.argv = ['pbem', 'replay', sys.argv[1]]\n"
+             "from pbem.cli import main\ntry:\n    main()\nexcept SystemExit as e:\n"
+             "    print('exit', e.code, gc.get_freeze_count() > 1000)\n")
+    done = subprocess.run([sys.executable, "-c", probe, str(RECORDED)], capture_output=True,
+                          text=True, check=True, cwd=ROOT, timeout=120)
+    assert done.stdout.startswith("OK ") and done.stdout.rstrip().endswith("exit 0 True")
