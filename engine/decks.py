@@ -14,8 +14,9 @@ without a running generator, so any single draw can be recomputed on its own.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Iterator
+
+from .sha256 import sha256
 
 Deck = tuple[frozenset[str], ...]
 
@@ -78,7 +79,7 @@ def put_under(deck: Deck, cards: Iterable[str]) -> Deck:
 def _stream(key: bytes) -> Iterator[int]:
     counter = 0
     while True:
-        block = hashlib.sha256(key + counter.to_bytes(8, "big")).digest()
+        block = sha256(key + counter.to_bytes(8, "big")).digest()
         for i in range(0, 32, 4):
             yield int.from_bytes(block[i : i + 4], "big")
         counter += 1
@@ -95,7 +96,7 @@ def _below(stream: Iterator[int], n: int) -> int:
 
 def draw_key(seed: str, position: int, purpose: str) -> bytes:
     """The key of one random draw: the seed, the event position and what is drawn."""
-    return hashlib.sha256(f"pbem-draw|{seed}|{position}|{purpose}".encode()).digest()
+    return sha256(f"pbem-draw|{seed}|{position}|{purpose}".encode()).digest()
 
 
 def sample(deck: Deck, n: int, key: bytes) -> tuple[str, ...]:

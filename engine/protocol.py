@@ -19,10 +19,12 @@ never an event field, so it never enters the hash chain.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, runtime_checkable
+
+if TYPE_CHECKING:
+    import random
 
 from .frozen import quick_init
 

@@ -11,7 +11,6 @@ without them (tests/logs/test_startup.py, scripts/bench_startup.py).
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -97,6 +96,8 @@ def show_command(
     view = presenter.full_view(r.state) if full else r.game.view(r.state, seat)
     line = r.error.line - 1 if r.error is not None and r.error.line else r.lines
     if as_json:
+        import json
+
         typer.echo(json.dumps({"file": r.file, "line": line, "ok": r.ok,
                                "error": r.error.to_json() if r.error else None,
                                "view": presenter.view_to_json(view)}, ensure_ascii=False))

@@ -8,7 +8,6 @@ command runs, so that `pbem --help` does not load them.
 from __future__ import annotations
 
 import functools
-import json
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -90,6 +89,8 @@ def error_lines(r: ReplayResult) -> list[str]:
 
 def report(r: ReplayResult, as_json: bool) -> str:
     if as_json:
+        import json
+
         return json.dumps(r.to_json(), ensure_ascii=False)
     return summary_line(r) if r.ok else "\n".join(error_lines(r))
 

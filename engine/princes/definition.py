@@ -3,9 +3,8 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import __version__
 from engine.errors import IllegalMoveError
@@ -18,7 +17,11 @@ from .legal import legal_commands
 from .ruleset import STANDARD_RULES
 from .state import State, owned_copy, replace
 from .summary import MONEY, SUMMARY
-from .views import View, view_for
+
+if TYPE_CHECKING:
+    import random
+
+    from .views import View
 
 
 class PrincesOfFlorence:
@@ -165,6 +168,8 @@ class PrincesOfFlorence:
     # ------------------------------------------------------------------- views, events
 
     def view(self, state: State, seat: int | None) -> View:
+        from .views import view_for  # only `show` and the moderator look: not on replay's path
+
         return view_for(state, seat)
 
     def redact(self, event: ev.Event, seat: int | None) -> ev.Event:

@@ -1,7 +1,9 @@
 """The log tools start without the database and mail stack: `pbem --help`, `replay`,
 `show`, `verify` and `selfplay` never import SQLAlchemy, SQLModel, pydantic, the mail
 clients, Jinja2, rich or the moderator's modules, and `pbem --help` imports no game's
-rules (scripts/bench_startup.py measures the cost; nothing here is timed).
+rules. `replay` and `verify` load only what they use: their own command (`pbem.cli`
+builds the command that runs), no importlib.metadata (`engine.entrypoints`), no views
+(scripts/bench_startup.py measures the cost; nothing here is timed).
 
 typer (from 0.29 on) would convert command-line values through pydantic;
 `pbem.cli_values` converts the plain ones itself (tests/pbem/test_cli_values.py).
@@ -106,3 +108,71 @@ def test_bench_startup_smoke() -> None:
     for row in data["rows"]:
         assert row["cpu_ms"] > 0 and row["ratio"] > 0
     assert [r["target"] for r in data["rows"] if r["name"].startswith("pbem")] == [2.0] * 3
+
+
+LOG_TOOL_EXTRAS = ("importlib.metadata", "importlib.resources", "email", "zipfile", "csv",
+                   "logging", "hashlib", "pbem.cli_mail", "pbem.cli_address",
+                   "engine.princes.views")
+"""What neither `replay` nor `verify` needs: the old way to read entry points and the
+modules it brought, hashlib (`engine.sha256`), the moderator's commands, the game's
+views."""
+
+
+def extras(modules: set[str], more: tuple[str, ...] = ()) -> list[str]:
+    return sorted(m for m in modules
+                  if any(m == x or m.startswith(f"{x}.") for x in (*LOG_TOOL_EXTRAS, *more)))
+
+
+def test_replay_loads_only_what_it_uses() -> None:
+    codes, modules = run_cli(["replay", str(RECORDED)])
+    assert codes[0][0] == 0 and codes[0][1].startswith("OK "), codes
+    assert "engine.princes.definition" in modules
+    # a recorded log plays no random game
+    assert extras(modules, ("pbem.cli_trust", "pbem.verify", "random", "engine.selfplay")) == []
+
+
+def test_verify_loads_only_what_it_uses() -> None:
+    codes, modules = run_cli(["verify", str(EXPORTED)])
+    assert codes[0][0] == 0 and "winner bas" in codes[0][1], codes
+    assert {"pbem.verify", "engine.chain"} <= modules
+    assert extras(modules, ("pbem.cli_logs", "pbem.log_report", "engine.selfplay")) == []
+
+
+def test_the_commands_built_one_by_one_are_those_every_module_registers() -> None:
+    """`pbem.cli.COMMANDS` names every command its modules register, in their order,
+    and each command built alone is the one typer builds among all (same help)."""
+    import importlib
+
+    import typer
+    import typer.main
+
+    from pbem.cli import COMMANDS, app
+
+    eager = typer.Typer(rich_markup_mode=None, add_completion=False)
+    for module in dict.fromkeys(COMMANDS.values()):
+        importlib.import_module(f"pbem.{module}").register(eager)
+    every = typer.main.get_group(eager)
+    assert list(every.commands) == list(COMMANDS)
+
+    group = typer.main.get_command(app)
+    ctx = typer.main._click.Context(group, info_name="pbem")
+    assert group.list_commands(ctx) == list(COMMANDS)
+    for name, command in every.commands.items():
+        alone = group.get_command(ctx, name)
+        assert alone is not None and alone is group.get_command(ctx, name)  # built once
+        assert type(alone) is type(command)
+        assert [p.name for p in alone.params] == [p.name for p in command.params], name
+        sub = typer.main._click.Context(alone, info_name=name, parent=ctx)
+        assert alone.get_help(sub) == command.get_help(
+            typer.main._click.Context(command, info_name=name, parent=ctx)), name
+    assert group.get_command(ctx, "no-such-command") is None
+
+
+def test_the_console_script_runs_the_app_with_startup_objects_frozen() -> None:
+    """`pbem` (pbem.cli:main) is `app()` after gc.freeze(): same output and exit code."""
+    probe = ("import gc, sys\nsys.argv = ['pbem', 'replay', sys.argv[1]]\n"
+             "from pbem.cli import main\ntry:\n    main()\nexcept SystemExit as e:\n"
+             "    print('exit', e.code, gc.get_freeze_count() > 1000)\n")
+    done = subprocess.run([sys.executable, "-c", probe, str(RECORDED)], capture_output=True,
+                          text=True, check=True, cwd=ROOT, timeout=120)
+    assert done.stdout.startswith("OK ") and done.stdout.rstrip().endswith("exit 0 True")
