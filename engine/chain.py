@@ -19,12 +19,12 @@ covers it) and revealed at the end.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable
 from typing import Any
 
 from .codec import redact, to_dict
-from .sha256 import sha256
 
 GENESIS = "0" * 64
 
@@ -49,14 +49,14 @@ def chained_json(prev: str, event: Any, key: str | None = None) -> str:
     if key is None or not event.private:
         return full
     d = to_dict(redact(event, None))
-    d["seal"] = sha256(f"pbem-seal|{key}|{prev}|{full}".encode()).hexdigest()
+    d["seal"] = hashlib.sha256(f"pbem-seal|{key}|{prev}|{full}".encode()).hexdigest()
     return _dumps(d)
 
 
 def link(prev: str, event: Any, key: str | None = None) -> str:
     """The hash of `event` following the hash `prev` (hex sha256); private events
     are sealed with `key` (the game's seed) when one is given."""
-    return sha256(f"{prev}\n{chained_json(prev, event, key)}".encode()).hexdigest()
+    return hashlib.sha256(f"{prev}\n{chained_json(prev, event, key)}".encode()).hexdigest()
 
 
 def chain(events: Iterable[Any], prev: str = GENESIS, key: str | None = None) -> list[str]:
@@ -76,4 +76,4 @@ def head(version: int, digest: str, full: bool = False) -> str:
 
 def seed_commitment(seed: str, salt: str) -> str:
     """The published commitment to a game's seed (hex sha256 of seed and salt)."""
-    return sha256(f"pbem-seed|{seed}|{salt}".encode()).hexdigest()
+    return hashlib.sha256(f"pbem-seed|{seed}|{salt}".encode()).hexdigest()

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from .sha256 import sha256
-
 Deck = tuple[frozenset[str], ...]
 
 
@@ -77,6 +75,8 @@ def put_under(deck: Deck, cards: Iterable[str]) -> Deck:
 
 
 def _stream(key: bytes) -> Iterator[int]:
+    from hashlib import sha256  # only seeded draws hash: a recorded log's replay never loads it
+
     counter = 0
     while True:
         block = sha256(key + counter.to_bytes(8, "big")).digest()
@@ -96,6 +96,8 @@ def _below(stream: Iterator[int], n: int) -> int:
 
 def draw_key(seed: str, position: int, purpose: str) -> bytes:
     """The key of one random draw: the seed, the event position and what is drawn."""
+    from hashlib import sha256
+
     return sha256(f"pbem-draw|{seed}|{position}|{purpose}".encode()).digest()
 
 
