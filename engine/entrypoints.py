@@ -7,8 +7,7 @@ more than a log tool's whole replay (scripts/bench_startup.py), and the registri
 them the way `importlib.metadata.entry_points` does: every `*.dist-info` and
 `*.egg-info` folder in each folder on `sys.path` (`""`: the current one), in the
 order listed, a distribution counted once by its normalized name (the first found),
-each file's `[group]` sections of `name = value` lines (read again when `sys.path` or
-the modification time of one of its folders changes). Where the search could be
+each file's `[group]` sections of `name = value` lines. Where the search could be
 anything else (a zip file or an `.egg` folder on `sys.path`, or another finder on
 `sys.meta_path` that declares distributions), `importlib.metadata` itself answers.
 tests/seam/test_entrypoints.py holds both to the same answers.
@@ -27,9 +26,6 @@ PATTERN = re.compile(r"(?P<module>[\w.]+)\s*(:\s*(?P<attr>[\w.]+)\s*)?((?P<extra
 """An entry point's value, `module:attr.attr [extras]` (importlib.metadata's)."""
 
 _INFO = (".dist-info", ".egg-info")
-
-_read: dict[tuple[tuple[object, float | None], ...], list[str] | None] = {}
-"""The last search: its files' texts, by the folders searched and their mtimes."""
 
 
 class EntryPoint(NamedTuple):
@@ -97,25 +93,6 @@ def _entry_point_texts() -> list[str] | None:
     if any(getattr(f, "find_distributions", None) is not None and f is not PathFinder
            for f in sys.meta_path):
         return None
-    key = tuple((root, _mtime(root)) for root in sys.path)
-    if key not in _read:
-        _read.clear()
-        _read[key] = _search()
-    return _read[key]
-
-
-def _mtime(root: object) -> float | None:
-    """When the folder last changed; None for what is not a folder (a missing one, a
-    path hook's name)."""
-    if not isinstance(root, str):
-        return None
-    try:
-        return os.stat(root or ".").st_mtime
-    except (OSError, ValueError):
-        return None
-
-
-def _search() -> list[str] | None:
     seen: set[str] = set()
     texts = []
     for root in sys.path:

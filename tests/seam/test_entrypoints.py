@@ -118,32 +118,3 @@ def test_the_registries_import_no_importlib_metadata() -> None:
     modules = set(json.loads(done.stdout))
     assert "engine.princes.definition" in modules
     assert not {m for m in modules if m.startswith(("importlib.metadata", "email", "zipfile"))}
-
-
-def test_a_distribution_installed_later_is_found(made_up: Path) -> None:
-    """The search is kept while the folders are unchanged, and made again when one is."""
-    before = ours("t.games")
-    assert ours("t.games") == before
-    dist(made_up / "two", "later-1.0.dist-info", "[t.games]\nlater = pkg.l:GAME\n")
-    after = ours("t.games")
-    assert after == metadata_points("t.games")
-    assert sorted(after) == sorted([*before, ("later", "pkg.l:GAME", "t.games")])
-
-
-class Finder:
-    """A meta-path finder that declares distributions of its own."""
-
-    @staticmethod
-    def find_spec(*args: object) -> None:
-        return None
-
-    @staticmethod
-    def find_distributions(*args: object) -> list[object]:
-        return []
-
-
-def test_another_finder_of_distributions_is_left_to_importlib_metadata(
-        made_up: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, Finder()])
-    assert entrypoints._entry_point_texts() is None
-    assert ours("t.games") == metadata_points("t.games")
