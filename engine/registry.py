@@ -7,17 +7,16 @@ grammar in `notation.registry` (`pbem.grammars`), the presenter in `pbem.registr
 `pyproject.toml`, so adding a game adds lines there and changes no generic module;
 tests register a game of their own with `register`.
 
-Entry points are read once, the first time a registry is asked (`engine.entrypoints`:
-as importlib.metadata reads them, without its import cost), and each game's module is
-imported only when that game is asked for.
+Entry points are read once, the first time a registry is asked, and each game's
+module is imported only when that game is asked for.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any, Generic, TypeVar
 
-from .entrypoints import EntryPoint, entry_points
 from .errors import GameError
 
 T = TypeVar("T")
