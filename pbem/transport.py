@@ -399,18 +399,17 @@ class ImapInbox:
             self._move([num], f"{self.cfg.processed_folder}-failed")
 
     def _move(self, nums: list[str], folder: str) -> None:
-        """Move the mails `nums` (UIDs); those another worker moved first are skipped."""
-        for attempt in range(2):
-            if not nums:
-                return
+        """Move the mails `nums` (UIDs); those other workers moved first are skipped."""
+        while nums:
             try:
                 self.mb.move(_uid_set(nums), folder)
                 return
             except Exception as e:
                 # Dovecot refuses a set with a mail another worker moved meanwhile
-                # (NO [EXPUNGEISSUED]): move again what is still here.
+                # (NO [EXPUNGEISSUED]): move again what is still here. Each retry has
+                # fewer mails; a refusal with every mail still here is a real one.
                 left = self._present(nums)
-                if attempt or left is None:
+                if left is None or len(left) == len(nums):
                     raise TransportError(f"IMAP move {_uid_set(nums)}: {e}") from e
                 nums = left
 

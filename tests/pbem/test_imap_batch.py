@@ -16,7 +16,7 @@ from pbem.config import Config
 from pbem.errors import StoreError
 from pbem.moderator import Outcome
 from pbem.runner import PassReport, process_inbox
-from pbem.transport import Fetched, ImapInbox
+from pbem.transport import Fetched, ImapInbox, TransportError
 
 from .fakes import NOW
 
@@ -166,6 +166,43 @@ def test_mails_another_worker_moved_first_are_skipped() -> None:
     box.flush()
     assert folder.processed == ["1", "3", "4"]
     assert folder.commands[-4:] == ["MOVE 1:4", "NOOP", "SEARCH UID 1:4", "MOVE 1,3:4"]
+
+
+def test_mails_other_workers_keep_moving_away_are_chased_until_moved() -> None:
+    """With several workers, the retried MOVE may be refused again: a mail that is
+    still there after a refusal is tried again, until none is left."""
+    folder = Folder(mails(5))
+    box = inbox(folder)
+    for f in box.fetch():
+        box.done(f.uid)
+    refusals = iter(["2", "4"])  # each MOVE, another worker takes one mail first
+    move = folder.move
+
+    def racing_move(uid_set: str, to: str) -> None:
+        gone = next(refusals, None)
+        if gone is not None:
+            del folder.mails[gone]
+        move(uid_set, to)
+
+    folder.move = racing_move  # type: ignore[method-assign]
+    box.flush()
+    assert folder.processed == ["1", "3", "5"]
+    assert [c for c in folder.commands if c.startswith("MOVE")] == [
+        "MOVE 1:5", "MOVE 1,3:5", "MOVE 1,3,5"]
+
+
+def test_a_move_refused_with_every_mail_still_there_is_an_error() -> None:
+    folder = Folder(mails(2))
+    box = inbox(folder)
+    for f in box.fetch():
+        box.done(f.uid)
+
+    def refuse(uid_set: str, to: str) -> None:
+        raise RuntimeError("NO [SERVERBUG] no")
+
+    folder.move = refuse  # type: ignore[method-assign]
+    with pytest.raises(TransportError, match="IMAP move 1:2"):
+        box.flush()
 
 
 def test_a_mail_of_another_uidvalidity_is_left_alone() -> None:
