@@ -256,13 +256,6 @@ class Moderator:
         (`pbem.deadlines.auto_move`)."""
         return auto_move(self, s, row, now)
 
-    def due_games(self, now: datetime) -> list[str]:
-        with self.store.read() as s:
-            rows = s.exec(select(Game.id).where(col(Game.finished).is_(False))
-                          .where(col(Game.paused).is_(False))
-                          .where(col(Game.deadline).is_not(None)))
-            return list(rows)
-
     def waiting_for(self, s: Session, row: Game) -> list[Seat]:
         return waiting_for(s, self.games.load(s, row), row)
 
