@@ -206,12 +206,17 @@ def fresh_game(cfg: Config, players: list[PlayerSpec], inbox: Callable[[], objec
                sender: object, seed: str, limit: int) -> tuple[Moderator, list[EmailMessage]]:
     """A new database with one game, its first status mails sent, and up to `limit`
     of its player mails made in advance."""
+    mod = fresh_moderator(cfg, players)
+    return mod, add_game(mod, players, inbox, sender, seed, limit)
+
+
+def fresh_moderator(cfg: Config, players: list[PlayerSpec]) -> Moderator:
+    """A moderator on an emptied database, the players' mailboxes emptied too."""
     clear_inboxes(cfg, players)
     store = Store(cfg.sqlalchemy_url())
     store.drop_all()
     store.create_all()
-    mod = Moderator(store, cfg)
-    return mod, add_game(mod, players, inbox, sender, seed, limit)
+    return Moderator(store, cfg)
 
 
 def add_game(mod: Moderator, players: list[PlayerSpec], inbox: Callable[[], object],
@@ -596,11 +601,8 @@ def drain_run(cfg: Config, specs: list[PlayerSpec], n_workers: int, n_games: int
 
     from pbem.store import InboundMail, OutMail
 
-    clear_inboxes(cfg, specs)
-    store = Store(cfg.sqlalchemy_url())
-    store.drop_all()
-    store.create_all()
-    mod = Moderator(store, cfg)
+    mod = fresh_moderator(cfg, specs)
+    store = mod.store
     mails = first_moves(mod, specs, n_games, seed, cfg.moderator_domain)
     deliver = deliver_fn(cfg)
     for m in mails:
