@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 import unicodedata
 from bisect import bisect_left
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from engine.errors import AmbiguousError, NotationError
@@ -92,7 +92,9 @@ class Vocabulary:
     A token resolves (`get`, `resolve`) to the word it spells exactly, else to the
     only word it is a prefix of, if it has `MIN_PREFIX` or more letters. An exact word
     always wins over a longer word it is a prefix of. Words in `whole` are taken only
-    when written in full: no prefix resolves to them.
+    when written in full: no prefix resolves to them. `aliases` are other spellings
+    of words (`{"theatre": "theater"}`): read as the word, never written; a prefix of
+    an alias counts as a prefix of its word.
 
     `lookup` maps each exact word and each unique prefix of up to `PREFIX_TABLE`
     letters to its word (the hot path); `get` also finds longer prefixes.
@@ -109,6 +111,7 @@ class Vocabulary:
         expected: tuple[str, ...] | None = None,
         wanted: str | None = None,
         whole: Iterable[str] = (),
+        aliases: Mapping[str, str] | None = None,
     ) -> None:
         self.kind = kind
         self.words: tuple[str, ...] = tuple(words)
@@ -124,12 +127,17 @@ class Vocabulary:
             raise ValueError(f"whole words that are not words of the vocabulary: {stray}")
         self._sorted: list[str] = sorted({w for w in self.words if w not in self.whole})
         self._whole: list[str] = sorted(self.whole)
-        self.lookup: dict[str, str] = {w: w for w in self.words}
+        forms = {w: w for w in self.words}  # each spelling -> its word
+        for alias, word in (aliases or {}).items():
+            if word not in forms or word in self.whole:
+                raise ValueError(f"alias {alias!r} of {word!r}, not a word to abbreviate")
+            forms.setdefault(alias, word)
+        self.lookup: dict[str, str] = dict(forms)
         unique: dict[str, str | None] = {}  # prefix -> its only word, or None if several
-        for word in sorted(set(self.words)):
-            for n in range(MIN_PREFIX, min(len(word), PREFIX_TABLE) + 1):
-                prefix = word[:n]
-                unique[prefix] = None if prefix in unique else word
+        for form, word in sorted(forms.items()):
+            for n in range(MIN_PREFIX, min(len(form), PREFIX_TABLE) + 1):
+                prefix = form[:n]
+                unique[prefix] = None if unique.get(prefix, word) != word else word
         for prefix, only in unique.items():
             # a prefix that also starts a whole word stands for no word
             if only is not None and only not in self.whole:

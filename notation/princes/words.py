@@ -19,7 +19,7 @@ VERBS = Vocabulary(
 a draw are taken only written in full, so that a word such as "Don" or "Bon" in a
 greeting is never played."""
 PROFESSIONS = Vocabulary("profession", STANDARD_RULES.professions)
-BUILDINGS = Vocabulary("building", STANDARD_RULES.buildings)
+BUILDINGS = Vocabulary("building", STANDARD_RULES.buildings, aliases={"theatre": "theater"})
 LANDSCAPE_WORDS = Vocabulary("landscape", LANDSCAPES)
 OBJECT_WORDS = Vocabulary("object", OBJECTS)
 FREEDOM_WORDS = Vocabulary("freedom", FREEDOMS)

@@ -123,6 +123,20 @@ def test_whole_words_must_be_words() -> None:
         Vocabulary("command", ["done"], whole=("stop",))
 
 
+def test_aliases_read_as_their_word() -> None:
+    vocab = Vocabulary("building", ["theater", "tower", "thermae"],
+                       aliases={"theatre": "theater"})
+    assert vocab.words == ("theater", "tower", "thermae")  # never written
+    for token in ("theatre", "THEATRE", "theatr", "theat", "thea", "theater"):
+        assert vocab.resolve(token) == "theater", token
+    with pytest.raises(AmbiguousError) as raised:
+        vocab.resolve("the")  # theater/theatre and thermae
+    assert raised.value.candidates == ("theater", "thermae")
+    with pytest.raises(ValueError, match="'theatre'"):
+        Vocabulary("building", ["tower"], aliases={"theatre": "theater"})
+    assert parse_command("build Theatre a5 b5 c5 d5 e5").building == "theater"
+
+
 def _peak(make: object, size: int) -> int:
     name = "n" * size
     tracemalloc.start()
