@@ -394,9 +394,13 @@ class _Replay:
         else:
             game = match.game
             if game.chance_due(match.state) is not None and not match.finished:
-                raise self._stop(item, "illegal", "a chance line is due before any move: "
-                                 f"{_chance_hint(game, match.state)}, as this log has no "
-                                 "Seed tag", "chance-missing")
+                try:  # a move the game allows before it (selling fame), else the line
+                    match.play(seat, item.command)
+                except IllegalMoveError:
+                    raise self._stop(item, "illegal", "a chance line is due before any move: "
+                                     f"{_chance_hint(game, match.state)}, as this log has "
+                                     "no Seed tag", "chance-missing") from None
+                return
         try:  # engine.undo: `undo`, `agree` and `refuse` lines too
             match.play(seat, item.command)
         except IllegalMoveError as e:

@@ -138,12 +138,16 @@ def _decide_chance(state: State, cmd: Deal | Draw) -> list[Event]:
     due = chance_due(state)
     if due is None:
         raise ChanceError("no deal or draw is due here", "chance")
-    name = state.players[due.seat].name
+    seat = due.seat
+    name = state.players[seat].name
     if isinstance(cmd, Deal) != (due.kind == "deal"):
         want = f"a deal to {name}" if due.kind == "deal" else f"a {due.deck} draw by {name}"
         raise ChanceError(f"{want} is due here", "chance")
     if cmd.player != name:
-        raise ChanceError(f"the {due.kind} due here is {name}'s, not {cmd.player}'s", "chance")
+        seat = _undealt(state, cmd.player) if due.kind == "deal" else -1
+        if seat < 0:
+            raise ChanceError(f"the {due.kind} due here is {name}'s, not {cmd.player}'s",
+                              "chance")
     if isinstance(cmd, Draw) and cmd.deck != due.deck:
         raise ChanceError(f"{name} draws from the {due.deck} deck here, not {cmd.deck}",
                           "chance")
@@ -157,8 +161,17 @@ def _decide_chance(state: State, cmd: Deal | Draw) -> list[Event]:
     if why:
         raise ChanceError(why, "chance-deck")
     if due.kind == "deal":
-        return [ProfessionsDealt(due.seat, cmd.cards)]
-    return [CardsDrawn(due.seat, due.deck, cmd.cards)]
+        return [ProfessionsDealt(seat, cmd.cards)]
+    return [CardsDrawn(seat, due.deck, cmd.cards)]
+
+
+def _undealt(state: State, name: str) -> int:
+    """The seat of a player not yet dealt professions, or -1: the deals at setup may
+    be stated in any order (the seed makes them in seat order)."""
+    for i, p in enumerate(state.players):
+        if p.name == name:
+            return -1 if p.dealt else i
+    return -1
 
 
 def _decide_sell(state: State, seat: int, cmd: Sell) -> list[Event]:

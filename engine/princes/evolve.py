@@ -138,9 +138,11 @@ def _on_game_started(s: State, e: GameStarted) -> None:
 def _on_professions_dealt(s: State, e: ProfessionsDealt) -> None:
     s.decks = {**s.decks, "profession": decks.remove_drawn(s.decks["profession"], e.cards)}
     player(s, e.seat).dealt = e.cards
-    nxt = e.seat + 1
+    # the next deal due is to the first seat not dealt yet (a recorded log may state
+    # the deals in any order; in seat order, that is the next seat)
+    nxt = next((i for i, p in enumerate(s.players) if not p.dealt), None)
     s.pending = (Pending("deal", nxt, "profession", s.rules.professions_dealt)
-                 if nxt < len(s.players) else None)
+                 if nxt is not None else None)
     s.phase = "deal" if s.pending else "keep"
 
 

@@ -217,6 +217,50 @@ def test_recorded_move_while_a_draw_is_due(example_text: str) -> None:
     assert r.to_act == ("chance",)
 
 
+def test_recorded_sell_before_the_draw_line(example_text: str) -> None:
+    # Selling fame is allowed at any time, also while a draw is due (docs/rules.md):
+    # a recorded log may have the sale before the draw line.
+    lines = example_text.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("* draw chris prestige"))
+    lines.insert(at, "anna: sell 1")
+    r = replay_log("\n".join(lines))
+    assert r.ok, r.error
+    kinds = [type(e).__name__ for e in r.events]
+    sold = kinds.index("FameSold")
+    assert kinds[sold + 1] == "CardsDrawn"
+    assert (r.events[sold].seat, r.events[sold].steps) == (0, 1)
+    assert r.finished
+
+
+def test_recorded_move_refused_before_the_draw_line(example_text: str) -> None:
+    # Only what the game allows before a due draw goes before its line: a sale of more
+    # fame than anna has, or a bid, is still a missing chance line.
+    lines = example_text.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("* draw chris prestige"))
+    for move in ("anna: sell 90", "bas: open jester"):
+        r = replay_log("\n".join([*lines[:at], move, *lines[at:]]))
+        assert r.error is not None
+        assert (r.error.line, r.error.rule) == (at + 1, "chance-missing"), move
+
+
+def test_recorded_deals_in_any_order(example_text: str,
+                                     example_expected: dict[str, Any]) -> None:
+    lines = example_text.split("\n")
+    deals = [i for i, line in enumerate(lines) if line.startswith("* deal")]
+    order = [lines[i] for i in deals]
+    for i, line in zip(deals, [order[2], order[0], order[3], order[1]], strict=True):
+        lines[i] = line  # chris, anna, dirk, bas
+    r = replay_log("\n".join(lines))
+    assert r.ok, r.error
+    dealt = [e.seat for e in r.events if type(e).__name__ == "ProfessionsDealt"]
+    assert dealt == [2, 0, 3, 1]
+    assert {s.name: dict(s.fields) for s in r.players} == example_expected["players"]
+    twice = [*lines[:deals[1]], lines[deals[0]], *lines[deals[1]:]]
+    r = replay_log("\n".join(twice))
+    assert r.error is not None and r.error.rule == "chance"
+    assert r.error.line == deals[1] + 1 and "anna's" in r.error.message
+
+
 def test_recorded_deal_required(example_text: str) -> None:
     lines = [line for line in example_text.split("\n") if not line.startswith("* deal")]
     r = replay_log("\n".join(lines))
