@@ -39,8 +39,22 @@ def _done(state: State, seat: int, cmd: Done) -> list[Event]:
     return [TurnEnded(seat)]
 
 
+def recruits_now(state: State, seat: int) -> bool:
+    """Whether the seat has just won a recruiting card and may use it at once, out of
+    its action turn (ruling R19): after the sale, before anyone names the next object
+    or declines to, or, when that sale ended the auction phase, before anyone takes an
+    action or ends a turn. Another recruit ends this moment too."""
+    sold = state.sold
+    if sold is None or sold[0] != seat or sold[1] != "recruiting":
+        return False
+    if state.phase == "auction":
+        return True
+    return state.phase == "action" and state.turn != seat \
+        and all(not p.actions and not p.turn_done for p in state.players)
+
+
 def _recruit(state: State, seat: int, cmd: Recruit) -> list[Event]:
-    p = require_action_turn(state, seat)
+    p = state.players[seat] if recruits_now(state, seat) else require_action_turn(state, seat)
     if p.recruiting < 1:
         raise illegal("you have no recruiting card", "recruit-card")
     try:

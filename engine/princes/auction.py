@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from engine.errors import NotYourTurnError
+
 from .checks import illegal, require_turn
 from .commands import Bid, Command, Open, Pass, Take
 from .events import AuctionWon, BidPassed, BidRaised, Event, NamingDeclined, ObjectNamed
-from .queries import can_pay, fame_sold, object_error
+from .queries import can_acquire, can_pay, fame_sold, object_error
 from .state import State
 
 
@@ -27,10 +29,36 @@ def _require_bidding_turn(state: State, seat: int, cmd: Command) -> None:
         raise illegal(f"{cmd.verb!r} belongs to the auction phase; "
                       f"this is the {state.phase} phase", "phase")
     if state.turn != seat:
+        lot = state.lot
+        if lot is not None and seat != state.high and state.in_auction(seat) \
+                and not can_acquire(state, seat, lot):
+            raise NotYourTurnError(f"the bidding on the {lot} skips you, as you cannot take "
+                                   f"it: {object_error(state, seat, lot)}", "auction-skipped")
         require_turn(state, seat)
 
 
+def skipped_bidder(state: State, seat: int) -> bool:
+    """Whether the seat is a bidder whom the bidding on the lot out (or just sold)
+    skips because they could not take it (R4, ruling R17), and who has not said pass
+    on it: a `pass` from them is then recorded and changes nothing (ruling R18).
+
+    Not the seat to act: that seat's `pass` is its own (after a sale, declining to
+    name, R3)."""
+    if state.phase != "auction" or state.turn == seat or seat in state.passed:
+        return False
+    lot = state.lot
+    if lot is None:
+        if state.sold is None:
+            return False
+        lot = state.sold[1]
+    elif seat == state.high:
+        return False
+    return state.in_auction(seat) and not can_acquire(state, seat, lot)
+
+
 def _pass(state: State, seat: int, cmd: Pass) -> list[Event]:
+    if state.turn != seat and skipped_bidder(state, seat):
+        return [BidPassed(seat)]
     _require_bidding_turn(state, seat, cmd)
     return [BidPassed(seat)] if state.lot is not None else [NamingDeclined(seat)]
 

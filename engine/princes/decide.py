@@ -13,7 +13,7 @@ from engine import decks
 from engine.errors import ChanceError, GameOverError, IllegalMoveError, NotYourTurnError
 
 from .actions import ACTIONS, decide_action
-from .auction import AUCTION, decide_auction
+from .auction import AUCTION, decide_auction, skipped_bidder
 from .checks import illegal, placement_error
 from .commands import (
     Agree,
@@ -34,6 +34,7 @@ from .commands import (
 from .events import (
     AuctionEnded,
     AuctionWon,
+    BidPassed,
     CardChosen,
     CardsDrawn,
     Event,
@@ -119,6 +120,8 @@ def _decide(state: State, seat: int, cmd: Command) -> list[Event]:
         raise IllegalMoveError("unknown seat", "seat")
     if isinstance(cmd, Sell):
         return _decide_sell(state, seat, cmd)
+    if isinstance(cmd, Pass) and skipped_bidder(state, seat):
+        return [BidPassed(seat)]  # said while the winner places or draws (R18)
     if state.pending is not None:
         return _decide_pending(state, state.pending, seat, cmd)
     if isinstance(cmd, (Choose, Place)):

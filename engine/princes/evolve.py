@@ -168,6 +168,7 @@ def _on_round_started(s: State, e: RoundStarted) -> None:
     s.price = 0
     s.passed = frozenset()
     s.marked = frozenset()
+    s.sold = None
 
 
 def _on_object_named(s: State, e: ObjectNamed) -> None:
@@ -175,6 +176,7 @@ def _on_object_named(s: State, e: ObjectNamed) -> None:
     s.high = s.namer = e.seat
     s.price = e.price
     s.passed = frozenset()
+    s.sold = None
     s.turn = _next_bidder(s, e.seat)
 
 
@@ -186,11 +188,13 @@ def _on_bid_raised(s: State, e: BidRaised) -> None:
 
 def _on_bid_passed(s: State, e: BidPassed) -> None:
     s.passed = s.passed | {e.seat}
-    s.turn = _next_bidder(s, e.seat)
+    if e.seat == s.turn:  # else a bidder the bidding skips said pass: it only counts
+        s.turn = _next_bidder(s, e.seat)
 
 
 def _on_naming_declined(s: State, e: NamingDeclined) -> None:
     player(s, e.seat).out = True
+    s.sold = None
     s.turn = _next_namer(s)
 
 
@@ -217,8 +221,8 @@ def _on_auction_won(s: State, e: AuctionWon) -> None:
             p.recruiting += 1
     s.lot = s.high = s.turn = None
     s.price = 0
-    s.passed = frozenset()
     s.marked = s.marked | {e.obj}
+    s.sold = (e.seat, e.obj)  # who passed on it stays in `passed` until the next lot
     s.pending = pending
     if pending is None:
         _after_pending(s)
@@ -312,6 +316,7 @@ def _on_recruited(s: State, e: Recruited) -> None:
     p.hand = (*p.hand, e.profession)
     v.table = tuple(table)
     v.recruiters += 1
+    s.sold = None  # a recruiting card just won is used at once or kept for later
 
 
 def _on_fame_sold(s: State, e: FameSold) -> None:

@@ -6,6 +6,8 @@ from itertools import combinations
 
 from engine import decks
 
+from .actions import recruits_now
+from .auction import skipped_bidder
 from .commands import (
     Bid,
     Build,
@@ -47,6 +49,8 @@ def legal_commands(state: State, seat: int, *, free: bool = True) -> list[Comman
     p = state.players[seat]
     if free and p.fame:
         out.extend(Sell(k) for k in range(1, p.fame + 1))
+    if skipped_bidder(state, seat):
+        out.append(Pass())  # out of turn, recorded only (R18)
     pending = state.pending
     if pending is not None:
         if pending.seat != seat or pending.kind in ("deal", "draw"):
@@ -60,6 +64,8 @@ def legal_commands(state: State, seat: int, *, free: bool = True) -> list[Comman
         if p.dealt:
             out.extend(Keep(c) for c in combinations(p.dealt, rules.professions_kept))
         return out
+    if recruits_now(state, seat):
+        out.extend(_recruits(state, seat))  # out of turn, at once (R19)
     if state.turn != seat:
         return out
     if state.phase == "auction":
@@ -73,9 +79,7 @@ def legal_commands(state: State, seat: int, *, free: bool = True) -> list[Comman
         return out + [Pass()]
     # Action phase.
     if p.recruiting:
-        for victim, v in enumerate(state.players):
-            if victim != seat:
-                out.extend(Recruit(prof, v.name) for prof in dict.fromkeys(v.table))
+        out.extend(_recruits(state, seat))
     if p.actions < rules.limits["actions"]:
         used = p.used
         if used.get("work", 0) < rules.limits["work"]:
@@ -100,6 +104,11 @@ def legal_commands(state: State, seat: int, *, free: bool = True) -> list[Comman
             out.append(TakeBonus())
     out.append(Done())
     return out
+
+
+def _recruits(state: State, seat: int) -> list[Command]:
+    return [Recruit(prof, v.name) for victim, v in enumerate(state.players) if victim != seat
+            for prof in dict.fromkeys(v.table)]
 
 
 def _works(state: State, seat: int) -> list[Command]:

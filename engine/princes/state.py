@@ -112,6 +112,10 @@ class State:
     passed: frozenset[int] = frozenset()
     namer: int = 0
     marked: frozenset[str] = frozenset()  # stacks that gave an object this round
+    # The last sale, (winner, object), until the next object is named or declined:
+    # a bidder the bidding skipped may still say pass on it, and a recruiting card
+    # may be used at once (`auction.skipped_bidder`, `actions.recruits_now`).
+    sold: tuple[int, str] | None = None
     stacks: Mapping[str, int] = field(default_factory=dict)
     buildings_left: Mapping[str, int] = field(default_factory=dict)
     freedoms_left: Mapping[str, int] = field(default_factory=dict)

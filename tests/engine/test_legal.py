@@ -1,7 +1,8 @@
 """`legal_commands` agrees with `decide`, over the positions of self-played games.
 
 * Listed commands are accepted: at every step a sample of each seat's listed commands
-  is decided (nothing may raise).
+  is decided (nothing may raise). A seat not to act lists only selling fame, a skipped
+  bidder's pass (R18) and the use of a recruiting card just won (R19).
 * Commands not listed are refused: at a sample of steps a sweep of candidate commands
   (every verb, with right and wrong arguments, placements on and off the free cells) is
   decided for every seat; each candidate must be accepted exactly when it is listed.
@@ -17,6 +18,8 @@ import pytest
 from princes_playouts import playout, steps
 
 from engine.errors import IllegalMoveError
+from engine.princes.actions import recruits_now
+from engine.princes.auction import skipped_bidder
 from engine.princes.commands import (
     Bid,
     Build,
@@ -99,8 +102,11 @@ def test_listed_commands_are_accepted(n_players: int, seed: int) -> None:
     for state, _, _, _, _ in steps(playout(n_players, seed)):
         for seat in range(n_players):
             listed = legal_commands(state, seat)
-            if seat not in to_act(state):
-                assert all(isinstance(c, Sell) for c in listed), (seat, listed[:3])
+            if seat not in to_act(state):  # selling fame, or what need not wait (R18, R19)
+                assert all(isinstance(c, Sell)
+                           or c == Pass() and skipped_bidder(state, seat)
+                           or isinstance(c, Recruit) and recruits_now(state, seat)
+                           for c in listed), (seat, listed[:3])
             for cmd in rng.sample(listed, min(6, len(listed))):
                 decide(state, seat, cmd)  # must not raise
         if CHANCE in to_act(state):
