@@ -108,7 +108,7 @@ def test_command_lines(line: str) -> None:
     "Hi,", "Hello moderator", "Cheers,", "Anna", "Thanks!", "Best regards", "Don",
     "Und", "Und dann?", "Bon", "Bon appetit", "Pro", "Pro Runde ein Zug", "Ref", "Pas",
     "Pas de souci", "Agr", "Take care", "Keep well,", "Keep up the good work",
-    "Grüße", "Привет", "Ευχαριστώ", "bild theatre a1",  # two typos: not recognisable
+    "Grüße", "Привет", "Ευχαριστώ", "bild thaetre a1",  # two typos: not recognisable
     "prof poet",  # 'profession' takes no word after it
 ])
 def test_ignored_lines(line: str) -> None:
