@@ -97,17 +97,27 @@ def test_a_database_command_does_import_them(tmp_path: Path) -> None:
 
 
 def test_bench_startup_smoke() -> None:
-    """scripts/bench_startup.py runs every case and reports each (no time is asserted)."""
+    """scripts/bench_startup.py runs every case and reports each (no time is asserted);
+    given two executables (before and after a change), it runs every case of each in
+    the same blocks, each one's ratio taken to its own `import typer`."""
+    pbem = str(Path(sys.executable).parent / "pbem")
     out = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_startup.py"),
-                          "--repeat", "1", "--json"],
+                          "--repeat", "1", "--json", pbem, pbem],
                          capture_output=True, text=True, check=True, timeout=300)
     data = json.loads(out.stdout)
+    assert data["pbem"] == [pbem, pbem]
     names = [r["name"] for r in data["rows"]]
-    assert names[:2] == ["python -c pass", "import typer"]
-    assert {"pbem --help", "pbem replay one.log", "pbem verify one.log"} <= set(names)
+    half = len(names) // 2
+    assert names[:2] == ["python -c pass", "import typer"] and names[:half] == names[half:]
+    assert {r["pbem"] for r in data["rows"]} == {pbem}
+    assert {"pbem --help", "pbem replay one.log", "pbem verify one.log", "pbem show one.log",
+            "pbem selfplay"} <= set(names)
     for row in data["rows"]:
         assert row["cpu_ms"] > 0 and row["ratio"] > 0
-    assert [r["target"] for r in data["rows"] if r["name"].startswith("pbem")] == [2.0] * 3
+    targets = {r["name"]: r["target"] for r in data["rows"] if r["name"].startswith("pbem")}
+    assert targets == {"pbem --help": 2.0, "pbem replay one.log": 2.0,
+                       "pbem verify one.log": 2.0, "pbem show one.log": None,
+                       "pbem selfplay": None}
 
 
 LOG_TOOL_EXTRAS = ("logging", "pbem.cli_mail", "pbem.cli_address", "engine.princes.views")
