@@ -120,8 +120,11 @@ def test_bench_startup_smoke() -> None:
                        "pbem selfplay": None}
 
 
-LOG_TOOL_EXTRAS = ("logging", "pbem.cli_mail", "pbem.cli_address", "engine.princes.views")
-"""What neither `replay` nor `verify` needs: the moderator's commands, the game's views."""
+LOG_TOOL_EXTRAS = ("logging", "pbem.cli_mail", "pbem.cli_address", "engine.princes.views",
+                   "pkgutil")
+"""What neither `replay` nor `verify` needs: the moderator's commands, the game's views,
+pkgutil (the rules data is read with importlib.resources, which importlib.metadata
+brings along for the registries)."""
 
 
 def extras(modules: set[str], more: tuple[str, ...] = ()) -> list[str]:
