@@ -187,3 +187,23 @@ def test_the_console_script_runs_the_app_with_startup_objects_frozen() -> None:
     done = subprocess.run([sys.executable, "-c", probe, str(RECORDED)], capture_output=True,
                           text=True, check=True, cwd=ROOT, timeout=120)
     assert done.stdout.startswith("OK ") and done.stdout.rstrip().endswith("exit 0 True")
+
+
+def test_the_console_script_collects_cycles_only_after_the_start() -> None:
+    """`pbem` lets the cycle collector first run after STARTUP_ALLOCATIONS objects (a log
+    tool's whole start makes fewer), then as usual: the first collection puts the usual
+    thresholds back, and the output is the same."""
+    probe = ("import gc, sys\nsys.argv = ['pbem', 'replay', sys.argv[1]]\n"
+             "usual = gc.get_threshold()\n"
+             "from pbem.cli import STARTUP_ALLOCATIONS, main\ntry:\n    main()\n"
+             "except SystemExit as e:\n"
+             "    during = gc.get_threshold()\n    gc.collect()\n"
+             "    print('exit', e.code, during == (STARTUP_ALLOCATIONS, *usual[1:]),\n"
+             "          gc.get_threshold() == usual)\n")
+    done = subprocess.run([sys.executable, "-c", probe, str(RECORDED)], capture_output=True,
+                          text=True, check=True, cwd=ROOT, timeout=120)
+    plain = subprocess.run([sys.executable, "-c", PROBE, json.dumps([["replay", str(RECORDED)]])],
+                           capture_output=True, text=True, check=True, cwd=ROOT, timeout=120)
+    assert done.stdout.rstrip().endswith("exit 0 True True"), done.stdout
+    assert done.stdout.startswith("OK ")
+    assert json.loads(plain.stdout)["codes"][0][1] in done.stdout
