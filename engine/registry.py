@@ -7,14 +7,16 @@ grammar in `notation.registry` (`pbem.grammars`), the presenter in `pbem.registr
 `pyproject.toml`, so adding a game adds lines there and changes no generic module;
 tests register a game of their own with `register`.
 
-Entry points are read once, the first time a registry is asked, and each game's
-module is imported only when that game is asked for.
+Entry points are read once, the first time a registry is asked: every group at once,
+in one search of the installed packages (`importlib.metadata.entry_points()`; a
+search per group cost about a millisecond each). Each game's module is imported only
+when that game is asked for.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint, EntryPoints, entry_points
 from typing import Any, Generic, TypeVar
 
 from .errors import GameError
@@ -26,6 +28,23 @@ DEFAULT_GROUP = "pbem.default"
 cheaper to load, its `Summary`): the game of a log without a [Game] tag and of commands
 without --game (pbem's first game, so that every older log and command means what it
 meant)."""
+
+
+_installed: list[Any] = []
+"""What `entry_points()` read, once read (before Python 3.12 a mapping of the groups,
+from then on all the entry points; `select(group=...)` works on either)."""
+
+
+def installed_entry_points(group: str) -> EntryPoints:
+    """The entry points of `group` among the installed packages, in the order
+    `importlib.metadata.entry_points(group=group)` gives them. The first call reads
+    every group (one search of the installed packages for all the registries); the
+    others select from what it read.
+    """
+    if not _installed:
+        _installed.append(entry_points())
+    points: EntryPoints = _installed[0].select(group=group)
+    return points
 
 
 class UnknownGameError(GameError):
@@ -47,7 +66,7 @@ class Registry(Generic[T]):
 
     def _entry_points(self) -> dict[str, EntryPoint]:
         if self._points is None:
-            self._points = {ep.name: ep for ep in entry_points(group=self.group)}
+            self._points = {ep.name: ep for ep in installed_entry_points(self.group)}
         return self._points
 
     def names(self) -> list[str]:
@@ -131,7 +150,7 @@ def default_name() -> str:
         GameError: the installed package names no default game.
     """
     if not _default:
-        points = list(entry_points(group=DEFAULT_GROUP, name="game"))
+        points = list(installed_entry_points(DEFAULT_GROUP).select(name="game"))
         if not points:
             raise GameError(f"no default game: the entry point 'game' of {DEFAULT_GROUP} "
                             "is missing (is pbem installed?)")

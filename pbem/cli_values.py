@@ -16,7 +16,6 @@ pydantic among the modules of a log tool).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -60,9 +59,11 @@ def plain_value(annotation: Any, info: Any, value: Any, param: Any, ctx: Any) ->
 
 if RuntimeParam is not None:
 
-    @dataclass(frozen=True)
     class PlainParam(RuntimeParam):
-        """A parameter's conversion: plain values here, any other by typer."""
+        """A parameter's conversion: plain values here, any other by typer.
+
+        It adds no field: typer's frozen dataclass gives it its fields and methods (a
+        dataclass of its own would cost every command's start half a millisecond)."""
 
         def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
             item = getattr(self.annotation, "__args__", (None,))[0]

@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
 """Measure what the `pbem` command line costs to start, against `import typer`.
 
-  .venv/bin/python scripts/bench_startup.py [PBEM] [--repeat 15] [--json]
+  .venv/bin/python scripts/bench_startup.py [PBEM ...] [--repeat 15] [--json]
 
 PBEM is the `pbem` executable to measure (default: the one next to this Python, else
-the one on PATH), so that another checkout's can be compared with this one's. Each
-figure is the CPU time (user + system) of one child process, taken from
-resource.getrusage(RUSAGE_CHILDREN) before and after it ran; the cases run in
-interleaved blocks (every case once per block, --repeat blocks) so that a busy moment
-of the machine falls on all of them alike, and the median of each is printed with its
-ratio to `python -c "import typer"` and the target next to it: the log tools
-(`--help`, `replay`, `verify`) at most 2× `import typer`. Two reference rows show
-what typer loads to convert command-line values (pydantic, from typer 0.29 on) and
-what the engine and the notation add (`import pbem.logs`).
+the one on PATH); given several (another checkout's and this one's, say: before and
+after a change), all are measured in the same blocks. Each figure is the CPU time
+(user + system) of one child process, taken from resource.getrusage(RUSAGE_CHILDREN)
+before and after it ran; the cases run in interleaved blocks (every case of every
+executable once per block, --repeat blocks) so that a busy moment of the machine falls
+on all of them alike, and the median of each is printed with its ratio to
+`python -c "import typer"` (run by the same executable's Python) and the target next to
+it: the log tools (`--help`, `replay`, `verify`) at most 2× `import typer`. `show`
+and `selfplay` (which plays a whole game) are measured without a target. Two reference
+rows show what typer loads to convert command-line values (pydantic, from typer 0.29
+on) and what the engine and the notation add (`import pbem.logs`).
 
 `python -c ...` runs with the Python of the PBEM executable (read from its #! line), so
 that both sides of a ratio see the same interpreter and packages.
@@ -48,6 +50,7 @@ BASELINE = "import typer"
 
 @dataclass(frozen=True)
 class Case:
+    pbem: str
     name: str
     argv: tuple[str, ...]
     exit_code: int = 0
@@ -56,6 +59,7 @@ class Case:
 
 @dataclass(frozen=True)
 class Row:
+    pbem: str
     name: str
     cpu_ms: float
     wall_ms: float
@@ -84,14 +88,16 @@ def python_of(pbem: str) -> str:
 
 def cases(pbem: str, python: str) -> list[Case]:
     return [
-        Case("python -c pass", (python, "-c", "pass")),
-        Case(BASELINE, (python, "-c", "import typer")),
+        Case(pbem, "python -c pass", (python, "-c", "pass")),
+        Case(pbem, BASELINE, (python, "-c", "import typer")),
         # for reference: what typer loads to convert values (pydantic), and the engine
-        Case("typer + pydantic", (python, "-c", "import typer._adapters")),
-        Case("typer + pbem.logs", (python, "-c", "import typer, pbem.logs")),
-        Case("pbem --help", (pbem, "--help"), target=TARGET),
-        Case("pbem replay one.log", (pbem, "replay", str(REPLAY_LOG)), target=TARGET),
-        Case("pbem verify one.log", (pbem, "verify", str(VERIFY_LOG)), target=TARGET),
+        Case(pbem, "typer + pydantic", (python, "-c", "import typer._adapters")),
+        Case(pbem, "typer + pbem.logs", (python, "-c", "import typer, pbem.logs")),
+        Case(pbem, "pbem --help", (pbem, "--help"), target=TARGET),
+        Case(pbem, "pbem replay one.log", (pbem, "replay", str(REPLAY_LOG)), target=TARGET),
+        Case(pbem, "pbem verify one.log", (pbem, "verify", str(VERIFY_LOG)), target=TARGET),
+        Case(pbem, "pbem show one.log", (pbem, "show", str(REPLAY_LOG))),
+        Case(pbem, "pbem selfplay", (pbem, "selfplay", "--seed", "bench", "-n", "3")),
     ]
 
 
@@ -104,7 +110,7 @@ def run_once(case: Case, env: dict[str, str] | None = None) -> tuple[float, floa
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != case.exit_code:
-        sys.exit(f"bench_startup: {case.name} exited {done.returncode}, expected "
+        sys.exit(f"bench_startup: {case.pbem}: {case.name} exited {done.returncode}, expected "
                  f"{case.exit_code}:\n{done.stderr.decode(errors='replace')}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return cpu, wall
@@ -120,53 +126,62 @@ def bytecode_env(folder: str) -> dict[str, str]:
 def measure(all_cases: list[Case], repeat: int, env: dict[str, str] | None = None) -> list[Row]:
     for case in all_cases:  # warm the file cache and the .pyc files first
         run_once(case, env)
-    cpu: dict[str, list[float]] = {c.name: [] for c in all_cases}
-    wall: dict[str, list[float]] = {c.name: [] for c in all_cases}
+    cpu: dict[tuple[str, str], list[float]] = {(c.pbem, c.name): [] for c in all_cases}
+    wall: dict[tuple[str, str], list[float]] = {(c.pbem, c.name): [] for c in all_cases}
     for _ in range(repeat):
         for case in all_cases:
             c, w = run_once(case, env)
-            cpu[case.name].append(c)
-            wall[case.name].append(w)
-    base = statistics.median(cpu[BASELINE])
-    return [Row(c.name, 1000 * statistics.median(cpu[c.name]),
-                1000 * statistics.median(wall[c.name]),
-                statistics.median(cpu[c.name]) / base if base else float("nan"), c.target)
-            for c in all_cases]
+            cpu[case.pbem, case.name].append(c)
+            wall[case.pbem, case.name].append(w)
+    rows = []
+    for c in all_cases:
+        base = statistics.median(cpu[c.pbem, BASELINE])
+        median = statistics.median(cpu[c.pbem, c.name])
+        rows.append(Row(c.pbem, c.name, 1000 * median,
+                        1000 * statistics.median(wall[c.pbem, c.name]),
+                        median / base if base else float("nan"), c.target))
+    return rows
 
 
-def report(rows: list[Row], pbem: str, repeat: int, as_is: bool) -> str:
-    out = [f"pbem: {pbem}; median of {repeat} interleaved runs, CPU = user + system; "
-           f"{'environment as is' if as_is else 'bytecode cached in a private folder'}",
-           f"{'case':<22} {'CPU ms':>8} {'wall ms':>8} {'× typer':>8}  target"]
-    for r in rows:
-        target = "" if r.target is None else (
-            f"≤ {r.target:g}×  {'ok' if r.ratio <= r.target else 'OVER'}")
-        out.append(f"{r.name:<22} {r.cpu_ms:>8.1f} {r.wall_ms:>8.1f} {r.ratio:>7.2f}×  {target}")
+def report(rows: list[Row], repeat: int, as_is: bool) -> str:
+    out = [f"median of {repeat} interleaved runs, CPU = user + system; "
+           f"{'environment as is' if as_is else 'bytecode cached in a private folder'}"]
+    for pbem in dict.fromkeys(r.pbem for r in rows):
+        out += ["", f"pbem: {pbem}",
+                f"{'case':<22} {'CPU ms':>8} {'wall ms':>8} {'× typer':>8}  target"]
+        for r in rows:
+            if r.pbem != pbem:
+                continue
+            target = "" if r.target is None else (
+                f"≤ {r.target:g}×  {'ok' if r.ratio <= r.target else 'OVER'}")
+            out.append(f"{r.name:<22} {r.cpu_ms:>8.1f} {r.wall_ms:>8.1f} {r.ratio:>7.2f}×  "
+                       f"{target}".rstrip())
     return "\n".join(out)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("pbem", nargs="?", help="the pbem executable to measure")
+    parser.add_argument("pbem", nargs="*", help="the pbem executables to measure (default: "
+                        "this Python's)")
     parser.add_argument("--repeat", type=int, default=15, help="interleaved blocks")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     parser.add_argument("--as-is", action="store_true",
                         help="run the children in this environment unchanged (bytecode "
                              "as PYTHONDONTWRITEBYTECODE and PYTHONPYCACHEPREFIX say)")
     args = parser.parse_args()
-    pbem = args.pbem or default_pbem()
-    all_cases = cases(pbem, python_of(pbem))
+    executables = args.pbem or [default_pbem()]
+    all_cases = [c for pbem in executables for c in cases(pbem, python_of(pbem))]
     if args.as_is:
         rows = measure(all_cases, max(1, args.repeat))
     else:
         with tempfile.TemporaryDirectory(prefix="bench-startup-pyc-") as folder:
             rows = measure(all_cases, max(1, args.repeat), bytecode_env(folder))
     if args.json:
-        print(json.dumps({"pbem": pbem, "repeat": args.repeat, "target": TARGET,
+        print(json.dumps({"pbem": executables, "repeat": args.repeat, "target": TARGET,
                           "bytecode": "as is" if args.as_is else "private cache",
                           "rows": [asdict(r) for r in rows]}, indent=2))
     else:
-        print(report(rows, pbem, args.repeat, args.as_is))
+        print(report(rows, args.repeat, args.as_is))
 
 
 if __name__ == "__main__":

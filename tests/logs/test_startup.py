@@ -97,21 +97,34 @@ def test_a_database_command_does_import_them(tmp_path: Path) -> None:
 
 
 def test_bench_startup_smoke() -> None:
-    """scripts/bench_startup.py runs every case and reports each (no time is asserted)."""
+    """scripts/bench_startup.py runs every case and reports each (no time is asserted);
+    given two executables (before and after a change), it runs every case of each in
+    the same blocks, each one's ratio taken to its own `import typer`."""
+    pbem = str(Path(sys.executable).parent / "pbem")
     out = subprocess.run([sys.executable, str(ROOT / "scripts" / "bench_startup.py"),
-                          "--repeat", "1", "--json"],
+                          "--repeat", "1", "--json", pbem, pbem],
                          capture_output=True, text=True, check=True, timeout=300)
     data = json.loads(out.stdout)
+    assert data["pbem"] == [pbem, pbem]
     names = [r["name"] for r in data["rows"]]
-    assert names[:2] == ["python -c pass", "import typer"]
-    assert {"pbem --help", "pbem replay one.log", "pbem verify one.log"} <= set(names)
+    half = len(names) // 2
+    assert names[:2] == ["python -c pass", "import typer"] and names[:half] == names[half:]
+    assert {r["pbem"] for r in data["rows"]} == {pbem}
+    assert {"pbem --help", "pbem replay one.log", "pbem verify one.log", "pbem show one.log",
+            "pbem selfplay"} <= set(names)
     for row in data["rows"]:
         assert row["cpu_ms"] > 0 and row["ratio"] > 0
-    assert [r["target"] for r in data["rows"] if r["name"].startswith("pbem")] == [2.0] * 3
+    targets = {r["name"]: r["target"] for r in data["rows"] if r["name"].startswith("pbem")}
+    assert targets == {"pbem --help": 2.0, "pbem replay one.log": 2.0,
+                       "pbem verify one.log": 2.0, "pbem show one.log": None,
+                       "pbem selfplay": None}
 
 
-LOG_TOOL_EXTRAS = ("logging", "pbem.cli_mail", "pbem.cli_address", "engine.princes.views")
-"""What neither `replay` nor `verify` needs: the moderator's commands, the game's views."""
+LOG_TOOL_EXTRAS = ("logging", "pbem.cli_mail", "pbem.cli_address", "engine.princes.views",
+                   "pkgutil")
+"""What neither `replay` nor `verify` needs: the moderator's commands, the game's views,
+pkgutil (the rules data is read with importlib.resources, which importlib.metadata
+brings along for the registries)."""
 
 
 def extras(modules: set[str], more: tuple[str, ...] = ()) -> list[str]:
@@ -174,3 +187,23 @@ def test_the_console_script_runs_the_app_with_startup_objects_frozen() -> None:
     done = subprocess.run([sys.executable, "-c", probe, str(RECORDED)], capture_output=True,
                           text=True, check=True, cwd=ROOT, timeout=120)
     assert done.stdout.startswith("OK ") and done.stdout.rstrip().endswith("exit 0 True")
+
+
+def test_the_console_script_collects_cycles_only_after_the_start() -> None:
+    """`pbem` lets the cycle collector first run after STARTUP_ALLOCATIONS objects (a log
+    tool's whole start makes fewer), then as usual: the first collection puts the usual
+    thresholds back, and the output is the same."""
+    probe = ("import gc, sys\nsys.argv = ['pbem', 'replay', sys.argv[1]]\n"
+             "usual = gc.get_threshold()\n"
+             "from pbem.cli import STARTUP_ALLOCATIONS, main\ntry:\n    main()\n"
+             "except SystemExit as e:\n"
+             "    during = gc.get_threshold()\n    gc.collect()\n"
+             "    print('exit', e.code, during == (STARTUP_ALLOCATIONS, *usual[1:]),\n"
+             "          gc.get_threshold() == usual)\n")
+    done = subprocess.run([sys.executable, "-c", probe, str(RECORDED)], capture_output=True,
+                          text=True, check=True, cwd=ROOT, timeout=120)
+    plain = subprocess.run([sys.executable, "-c", PROBE, json.dumps([["replay", str(RECORDED)]])],
+                           capture_output=True, text=True, check=True, cwd=ROOT, timeout=120)
+    assert done.stdout.rstrip().endswith("exit 0 True True"), done.stdout
+    assert done.stdout.startswith("OK ")
+    assert json.loads(plain.stdout)["codes"][0][1] in done.stdout
