@@ -10,10 +10,16 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 HIDDEN = "?"
 """What a hidden value looks like to those who may not see it."""
+
+ADDED: Mapping[str, Any] = MappingProxyType({"added": True})
+"""The metadata of a field added to an event type after games were stored
+(`field(default=..., metadata=ADDED)`): `to_dict` leaves it out while it holds its
+default, so every event stored before keeps its canonical form (and its hash)."""
 
 
 def to_dict(event: Any) -> dict[str, Any]:
@@ -21,6 +27,8 @@ def to_dict(event: Any) -> dict[str, Any]:
     d: dict[str, Any] = {"type": type(event).__name__, "v": event.version}
     for f in dataclasses.fields(event):
         value = getattr(event, f.name)
+        if f.metadata and f.metadata.get("added") and value == f.default:
+            continue
         d[f.name] = list(value) if isinstance(value, tuple) else value
     return d
 
