@@ -58,6 +58,8 @@ def test_a_whole_two_player_game_by_mail_exports_and_verifies(mod, mailbox, smtp
     result = verify_log(log)
     assert result.ok, result.summary()
     assert result.finished and len(result.players) == 2
+    # Without the Variant tag, the variant is the one for two players.
+    assert verify_log(log.replace('[Variant "two-player"]\n', "")).ok
 
 
 @pytest.fixture
@@ -103,6 +105,8 @@ def test_selfplay_and_demo_take_two_players(env) -> None:
     assert '[Variant "two-player"]' in log
     result = replay_log(log)
     assert result.ok and result.finished, result.error
+    untagged = replay_log(log.replace('[Variant "two-player"]\n', ""))
+    assert untagged.ok and untagged.finished, untagged.error
     out = cli("demo", "--out", str(env / "demo"), "--players", "2")
     assert "played to the end" in out
     exported = cli("export", "pof-1", "--db", str(env / "demo" / "pbem.sqlite"))
