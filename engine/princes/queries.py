@@ -87,6 +87,8 @@ def object_error(state: State, seat: int, obj: str) -> str | None:
             return "name a landscape by its type: forest, lake or park"
         return f"{obj!r} is not an auction object"
     if obj in state.marked:
+        if obj == LANDSCAPE_LOT:
+            return "the landscape lot is sold this round: no other landscape may be taken"
         return f"the {obj} stack has already given an object this round"
     if not stack_open(state, obj):
         return f"the {obj} stack is empty"
@@ -115,14 +117,15 @@ def played(p: Player, profession: str, bonuses: Iterable[str]) -> Player:
 
 
 def chance_due(state: State) -> Pending | None:
-    """The deal or draw that must be stated next, if any."""
+    """The deal, draw or freedoms (2 players, at setup) that chance must state next, if
+    any."""
     if state.pending is not None and state.pending.kind in CHANCE_KINDS:
         return state.pending
     return None
 
 
 def seeded_chance(state: State, seed: str) -> Deal | Draw | AddFreedoms:
-    """The deal or draw that the seed gives at this point of the game.
+    """The deal, draw or freedoms that the seed gives at this point of the game.
 
     Raises:
         IllegalMoveError: no deal or draw is due.
