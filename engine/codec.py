@@ -10,19 +10,40 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 HIDDEN = "?"
 """What a hidden value looks like to those who may not see it."""
 
+ADDED: Mapping[str, Any] = MappingProxyType({"added": True})
+"""The metadata of a field added to an event type after games were stored
+(`field(default=..., metadata=ADDED)`): `to_dict` leaves it out while it holds its
+default, so every event stored before keeps its canonical form (and its hash)."""
+
 
 def to_dict(event: Any) -> dict[str, Any]:
     """A JSON-ready dict of the event: its type name, `v` and its fields."""
     d: dict[str, Any] = {"type": type(event).__name__, "v": event.version}
-    for f in dataclasses.fields(event):
-        value = getattr(event, f.name)
-        d[f.name] = list(value) if isinstance(value, tuple) else value
+    for name, added, default in _shape(type(event)):
+        value = getattr(event, name)
+        if added and value == default:
+            continue
+        d[name] = list(value) if isinstance(value, tuple) else value
     return d
+
+
+_SHAPES: dict[type[Any], tuple[tuple[str, bool, Any], ...]] = {}
+
+
+def _shape(cls: type[Any]) -> tuple[tuple[str, bool, Any], ...]:
+    """(name, added, default) of each field of an event type (`ADDED`), made once."""
+    shape = _SHAPES.get(cls)
+    if shape is None:
+        shape = _SHAPES[cls] = tuple(
+            (f.name, bool(f.metadata.get("added")), f.default)
+            for f in dataclasses.fields(cls))
+    return shape
 
 
 def from_dict(types: Mapping[str, type[Any]], d: Mapping[str, Any]) -> Any:

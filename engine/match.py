@@ -13,7 +13,7 @@ from typing import Any
 
 from .consent import Reverted
 from .errors import IllegalMoveError
-from .protocol import CHANCE, Game
+from .protocol import CHANCE, Game, variant_for
 from .undo import START, UNDO_COMMANDS, Last, Tracker, legal_undo_commands
 from .undo import play as play_command
 
@@ -90,12 +90,13 @@ class Match:
               options: Mapping[str, str] | None = None, seed: str | None = None,
               commitment: str = "", seeded: bool | None = None,
               in_place: bool = False) -> Match:
-        """A new game (`variant` None: the game's first).
+        """A new game (`variant` None: the one for this many players, the game's first
+        if it admits them: `engine.protocol.variant_for`).
 
         Raises:
             IllegalMoveError: as `Game.start`.
         """
-        first = game.start(players, variant=variant or next(iter(game.variants)),
+        first = game.start(players, variant=variant or variant_for(game.variants, len(players)),
                            options=dict(options or {}), commitment=commitment,
                            seeded=seed is not None if seeded is None else seeded)
         return cls(game, game.new_state(first), [first], seed=seed, in_place=in_place)

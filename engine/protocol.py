@@ -71,6 +71,16 @@ class Variant:
         return f"{self.min_players}-{self.max_players}"
 
 
+def variant_for(variants: Mapping[str, Variant], players: int) -> str:
+    """The variant a game of `players` players is played in when none is named: the
+    first (the default) if it admits the count, else the first that does, else the
+    first (whose `Game.start` then says why not)."""
+    first = next(iter(variants))
+    if variants[first].admits(players):
+        return first
+    return next((name for name, v in variants.items() if v.admits(players)), first)
+
+
 @dataclass(frozen=True, slots=True)
 class Summary:
     """A game as help pages list it, importable without its rules: the same name,

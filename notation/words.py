@@ -25,7 +25,7 @@ PREFIX_TABLE = 24
 """Unique prefixes up to this many letters are in `Vocabulary.lookup`; longer ones are
 looked up by bisection."""
 
-_LISTED = 7
+_LISTED = 8
 """Vocabularies this small are spelled out in full in messages."""
 
 _QUOTED = 40

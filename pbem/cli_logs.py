@@ -115,8 +115,8 @@ def show_command(
 
 def selfplay_command(
     players: Annotated[int, typer.Option("--players", "-n", min=1, max=20,
-                                         help="Number of players (as the game's variant "
-                                              "admits; --help lists them).")] = 4,
+                                         help="Number of players: the game's variant for "
+                                              "that many (--help lists them).")] = 4,
     seed: Annotated[str | None, typer.Option("--seed", help="Seed of the random game "
                                              "(default: a fresh random one).")] = None,
     recorded: Annotated[bool, typer.Option("--recorded", help="Write a recorded log: no "
@@ -128,13 +128,14 @@ def selfplay_command(
     import secrets
 
     from engine.errors import GameError
+    from engine.protocol import variant_for
     from engine.registry import get_game
     from engine.selfplay import play_random
 
     from .logs import format_game_log, result_tag
 
     chosen = get_game(game)
-    variant = next(iter(chosen.variants))
+    variant = variant_for(chosen.variants, players)
     game_seed = seed if seed is not None else secrets.token_hex(8)
     try:
         playout = play_random(chosen, players, game_seed, variant=variant)

@@ -121,15 +121,17 @@ def init_command(db: DbOption = None,
 def new_command(
     ctx: typer.Context,
     player: Annotated[list[str], typer.Option(
-        "--player", "-p", help="NAME:ADDRESS[,ADDRESS...][:TIMEZONE], in seat order (3 to "
-        "5); mails go to the first address, commands are played from any of them")],
+        "--player", "-p", help="NAME:ADDRESS[,ADDRESS...][:TIMEZONE], in seat order (as "
+        "many as a variant of the game admits: --help lists them); mails go to the first "
+        "address, commands are played from any of them")],
     game: Annotated[str | None, typer.Option(
         "--game", metavar="NAME", help=f"{GAME_HELP}; a value that names no game is taken "
         "as the game's id, as --game did before --id")] = None,
     game_id: Annotated[str | None, typer.Option(
         "--id", help="game id (default: the game's prefix and the next number)")]
     = None,
-    variant: str = "standard",
+    variant: Annotated[str | None, typer.Option(
+        help="the game's variant (default: the one for the number of players)")] = None,
     seed: Annotated[str | None, typer.Option(help="deal seed (default: random, secret)")] = None,
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-o", metavar="NAME=VALUE",
@@ -401,15 +403,23 @@ def outbox_command(game: Annotated[str | None, typer.Argument()] = None,
 def demo_command(
     out: Annotated[Path, typer.Option("--out", help="folder for the database and mails")]
     = Path("demo-out"),
-    players: Annotated[int, typer.Option(min=3, max=5)] = 4,
+    players: Annotated[int, typer.Option(
+        "--players", "-n", min=1, max=5,
+        help="number of players: the game's variant for that many (--help lists them)")]
+    = 4,
     seed: int = 1,
     game: GameOption = None,
 ) -> None:
     """Play a whole game by mail among scripted players, with no server: SQLite and
     folders of .eml files stand in for the mail servers."""
+    from engine.errors import GameError
+
     from .demo import run_demo
 
-    r = run_demo(out, players=players, seed=seed, game=game)
+    try:
+        r = run_demo(out, players=players, seed=seed, game=game)
+    except GameError as e:
+        raise typer.BadParameter(e.message, param_hint="--players") from None
     fame = ", ".join(f"{k} {v}" for k, v in sorted(r.fame.items(), key=lambda kv: -kv[1]))
     typer.echo(f"Game {r.game_id} played to the end by mail in {r.seconds:.1f} s:")
     typer.echo(f"  {r.moves} moves from {r.mails_in} player mails "

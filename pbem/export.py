@@ -24,7 +24,7 @@ from engine.protocol import CHANCE, Game
 from engine.registry import get_game as game_named
 from notation import Chance, Move, RoundMarker, format_item
 from notation.grammar import Grammar
-from notation.log import format_tag
+from notation.log import format_tag, known_tags
 from notation.registry import grammar_for
 
 from .store import as_utc, event_rows, get_game, load_events, moves_of, seats_of
@@ -32,8 +32,6 @@ from .store import as_utc, event_rows, get_game, load_events, moves_of, seats_of
 if TYPE_CHECKING:
     from .moderator import Moderator
 
-TAG_ORDER = ("Game", "Rules", "Engine", "Variant", "Money", "Players", "SeedCommit", "Seed",
-             "Salt", "Event", "Date", "Result", "Head")
 
 
 def trust_tags(started: Any, *, commitment: str, seed: str | None, salt: str | None,
@@ -61,9 +59,10 @@ def annotated_log(started: Any, moves: Sequence[tuple[int, Any]],
                   hashes: Sequence[str], tags: Sequence[tuple[str, str]], *,
                   include_chance: bool = True, annotate: bool = True,
                   public: bool = False, game: Game[Any] | None = None) -> str:
-    """The log text: tags (in TAG_ORDER, others after), then one line per command
-    with `round N` markers, each move and chance line annotated with the chain head
-    after its events (`hashes[v - 1]` is the stored hash after `v` events).
+    """The log text: tags (in the order of `notation.log.known_tags`, others after), then
+    one line per command with `round N` markers, each move and chance line annotated
+    with the chain head after its events (`hashes[v - 1]` is the stored hash after `v`
+    events).
 
     `moves` are (seat, command) pairs, CHANCE for deals and draws (left out unless
     `include_chance`: their events then count towards the next line's head).
@@ -73,11 +72,11 @@ def annotated_log(started: Any, moves: Sequence[tuple[int, Any]],
     Raises:
         IllegalMoveError: a command is not legal where it stands (a corrupt store).
     """
-    rank = {name: i for i, name in enumerate(TAG_ORDER)}
-    ordered = sorted(tags, key=lambda t: rank.get(t[0], len(rank)))
-    lines = [format_tag(name, value) for name, value in ordered]
     game = game or game_named()
     grammar = grammar_for(game.name)
+    rank = {name: i for i, name in enumerate(known_tags(grammar))}
+    ordered = sorted(tags, key=lambda t: rank.get(t[0], len(rank)))
+    lines = [format_tag(name, value) for name, value in ordered]
     match = Match.from_events(game, [started])
     names = match.names
     progress = game.progress

@@ -29,7 +29,7 @@ from typing import Any
 
 from engine.errors import GameError, IllegalMoveError, NotationError
 from engine.match import Match
-from engine.protocol import CHANCE, Game, Standing, Variant
+from engine.protocol import CHANCE, Game, Standing, Variant, variant_for
 from engine.registry import GAMES, get_game
 from notation import (
     Chance,
@@ -231,8 +231,14 @@ def game_of(name: str | None) -> Game[Any]:
     return get_game(key)
 
 
-def _variant_of(game: Game[Any], name: str | None) -> Variant:
-    return game.variants[name] if name is not None else next(iter(game.variants.values()))
+def _variant_of(game: Game[Any], name: str | None, players: int | None = None) -> Variant:
+    """The variant named, else the one for `players` players (`variant_for`), else the
+    game's first."""
+    if name is not None:
+        return game.variants[name]
+    if players is not None:
+        return game.variants[variant_for(game.variants, players)]
+    return next(iter(game.variants.values()))
 
 
 def _option_tags(game: Game[Any]) -> dict[str, Any]:
@@ -341,7 +347,7 @@ class _Replay:
             self.variant = value.lower()
         elif key == "players":
             names = split_players(tag.value)
-            v = _variant_of(self._game(), self.variant)
+            v = _variant_of(self._game(), self.variant, len(names))
             if not v.admits(len(names)):
                 raise self._stop(tag, "illegal", f"the game is for {_counts(v)} players, "
                                  f"not {len(names)}", "players")

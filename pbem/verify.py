@@ -34,7 +34,7 @@ from typing import Any
 from engine.chain import GENESIS, chain, head, link, seed_commitment
 from engine.errors import GameError, IllegalMoveError, NotationError
 from engine.match import Match
-from engine.protocol import CHANCE, Game, Standing
+from engine.protocol import CHANCE, Game, Standing, variant_for
 from engine.undo import is_undo_command
 from notation import Chance, Comment, Move, RoundMarker, Tag, iter_log, split_players
 from notation.limits import MAX_DIGITS
@@ -245,7 +245,9 @@ class _Verify:
             raise _Fail(self.tag_line("Head"), "tags",
                         "the Head tag is not 'vN sha256:' and 64 hex digits (N of at most "
                         f"{MAX_DIGITS} digits)")
-        variant = (self.tag("Variant") or next(iter(game.variants))).strip().lower()
+        players = split_players(self.tag("Players") or "")
+        variant = (self.tag("Variant")
+                   or variant_for(game.variants, len(players))).strip().lower()
         options: dict[str, str] = {}
         for option in game.variants[variant].options if variant in game.variants else ():
             value = (self.tag(option.tag) or option.default).strip().lower()
@@ -254,7 +256,6 @@ class _Verify:
                 raise _Fail(self.tag_line(option.tag), "tags",
                             f"the {option.tag} tag is {choices}")
             options[option.name] = value
-        players = split_players(self.tag("Players") or "")
         try:
             base = game.start(players, variant=variant, options=options,
                               commitment=commit.group(1), seeded=True)

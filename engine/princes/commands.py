@@ -186,9 +186,19 @@ class Draw:
     verb: ClassVar[str] = "draw"
 
 
+@quick_init
+@dataclass(frozen=True, slots=True)
+class AddFreedoms:
+    """Chance, at the setup of the 2-player game: the freedoms added to the supply's
+    one of each type (each of another type)."""
+
+    freedoms: tuple[str, ...]
+    verb: ClassVar[str] = "freedoms"
+
+
 PlayerCommand = (
     Keep | Open | Bid | Pass | Take | Place | Choose | Build | Work | TakeProfession
     | TakeBonus | Freedom | Recruit | Sell | Done | Undo | Agree | Refuse
 )
-ChanceCommand = Deal | Draw
+ChanceCommand = Deal | Draw | AddFreedoms
 Command = PlayerCommand | ChanceCommand

@@ -16,6 +16,7 @@ from .actions import ACTIONS, decide_action
 from .auction import AUCTION, decide_auction, skipped_bidder
 from .checks import illegal, placement_error
 from .commands import (
+    AddFreedoms,
     Agree,
     Bid,
     Choose,
@@ -39,6 +40,7 @@ from .events import (
     CardsDrawn,
     Event,
     FameSold,
+    FreedomsAdded,
     GameEnded,
     LandscapePlaced,
     PrestigeScored,
@@ -50,8 +52,9 @@ from .events import (
 )
 from .evolve import EVOLVE
 from .queries import chance_due, fame_sold
+from .ruleset import FREEDOMS, LANDSCAPE_LOT, LANDSCAPES
 from .scoring import prestige_points
-from .state import Pending, Player, State, shared_copy
+from .state import CHANCE_KINDS, FREEDOMS_DUE, Pending, Player, State, shared_copy
 
 
 def decide(state: State, seat: int, cmd: Command) -> list[Event]:
@@ -113,6 +116,8 @@ def _decide(state: State, seat: int, cmd: Command) -> list[Event]:
         raise GameOverError("the game is over", "over")
     if isinstance(cmd, (Deal, Draw)):
         return _decide_chance(state, cmd)
+    if isinstance(cmd, AddFreedoms):
+        return _decide_freedoms(state, cmd)
     if isinstance(cmd, (Undo, Agree, Refuse)):
         raise IllegalMoveError(f"'{cmd.verb}' is decided by engine.undo.play, which knows "
                                "the last command and the pending request", "undo")
@@ -141,6 +146,9 @@ def _decide_chance(state: State, cmd: Deal | Draw) -> list[Event]:
     due = chance_due(state)
     if due is None:
         raise ChanceError("no deal or draw is due here", "chance")
+    if due.kind == FREEDOMS_DUE:
+        raise ChanceError(f"the {due.n} freedoms added to the supply are due here "
+                          "('* freedoms: ...')", "chance")
     seat = due.seat
     name = state.players[seat].name
     if isinstance(cmd, Deal) != (due.kind == "deal"):
@@ -177,6 +185,22 @@ def _undealt(state: State, name: str) -> int:
     return -1
 
 
+def _decide_freedoms(state: State, cmd: AddFreedoms) -> list[Event]:
+    """The 2-player game's setup: the freedoms added to one of each type [GR][WK]."""
+    due = chance_due(state)
+    if due is None or due.kind != FREEDOMS_DUE:
+        raise ChanceError("no freedoms are added to the supply here", "chance")
+    for f in cmd.freedoms:
+        if f not in FREEDOMS:
+            raise ChanceError(f"{f!r} is not a freedom", "chance")
+    if len(cmd.freedoms) != due.n:
+        raise ChanceError(f"{due.n} freedoms are added to the supply, not "
+                          f"{len(cmd.freedoms)}", "chance-freedoms")
+    if len(set(cmd.freedoms)) != len(cmd.freedoms):
+        raise ChanceError("the freedoms added are each of another type", "chance-freedoms")
+    return [FreedomsAdded(cmd.freedoms)]
+
+
 def _decide_sell(state: State, seat: int, cmd: Sell) -> list[Event]:
     p = state.players[seat]
     if cmd.steps < 1:
@@ -188,7 +212,10 @@ def _decide_sell(state: State, seat: int, cmd: Sell) -> list[Event]:
 
 def _decide_pending(state: State, pending: Pending, seat: int, cmd: Command) -> list[Event]:
     """A command while a deal, draw, choice or placement is due first."""
-    if pending.kind in ("deal", "draw"):
+    if pending.kind in CHANCE_KINDS:
+        if pending.kind == FREEDOMS_DUE:
+            raise NotYourTurnError("the freedoms added to the supply are due first",
+                                   "chance")
         raise NotYourTurnError(f"a {pending.kind} for {state.players[pending.seat].name} "
                                "is due first", "chance")
     if pending.seat != seat:
@@ -205,7 +232,9 @@ def _decide_pending(state: State, pending: Pending, seat: int, cmd: Command) -> 
     if not isinstance(cmd, Place):
         raise illegal(f"first place the {pending.tile} you won ('place {pending.tile} "
                       "CELLS')", "place")
-    if cmd.landscape != pending.tile:
+    if pending.tile == LANDSCAPE_LOT:
+        _check_lot_type(state, cmd.landscape)
+    elif cmd.landscape != pending.tile:
         raise illegal(f"you won a {pending.tile}, not a {cmd.landscape}", "place")
     p = state.players[seat]
     why = placement_error(state.rules, p, cmd.landscape, cmd.cells, building=False)
@@ -213,6 +242,14 @@ def _decide_pending(state: State, pending: Pending, seat: int, cmd: Command) -> 
         raise illegal(why, "place-placement")
     fame = state.rules.fame_extra_landscape if p.count_landscape(cmd.landscape) else 0
     return [LandscapePlaced(seat, cmd.landscape, cmd.cells, fame)]
+
+
+def _check_lot_type(state: State, landscape: str) -> None:
+    """The winner of the landscape lot chooses a type still in its stack (2 players)."""
+    if state.stacks[landscape] <= 0:
+        left = [t for t in LANDSCAPES if state.stacks[t] > 0]
+        raise illegal(f"the {landscape} stack is empty; choose from: {', '.join(left)}",
+                      "place-lot")
 
 
 def _decide_keep(state: State, seat: int, cmd: Keep) -> list[Event]:

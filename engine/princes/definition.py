@@ -12,11 +12,11 @@ from engine.protocol import Result, Setup, Standing, Variant
 
 from . import events as ev
 from . import game as rules_game
-from .commands import Choose, Command, Deal, Done, Draw, Keep, Pass, Place, Sell
+from .commands import AddFreedoms, Choose, Command, Deal, Done, Draw, Keep, Pass, Place, Sell
 from .legal import legal_commands
 from .ruleset import STANDARD_RULES
-from .state import State, owned_copy, replace
-from .summary import MONEY, SUMMARY
+from .state import FREEDOMS_DUE, State, owned_copy, replace
+from .summary import FREEDOMS, MONEY, SUMMARY
 
 if TYPE_CHECKING:
     import random
@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 
 
 class PrincesOfFlorence:
-    """The Princes of Florence (Alea, 2000): 3-5 players, seven rounds."""
+    """The Princes of Florence (Alea, 2000): 3-5 players (2 in the 2-player variant),
+    seven rounds."""
 
     name = SUMMARY.name
     title = SUMMARY.title
@@ -43,23 +44,35 @@ class PrincesOfFlorence:
             IllegalMoveError: an unknown variant or option value, a player count the
                 variant does not admit, or a repeated name.
         """
-        unknown = sorted(set(options) - {MONEY.name})
+        offered = self.variants.get(variant)
+        known = [o.name for o in offered.options] if offered is not None else [MONEY.name]
+        unknown = sorted(set(options) - set(known))
         if unknown:
-            raise IllegalMoveError(f"unknown option {unknown[0]!r}; known: {MONEY.name}",
+            raise IllegalMoveError(f"unknown option {unknown[0]!r}; known: {', '.join(known)}",
                                    "setup")
         money = options.get(MONEY.name, MONEY.default).strip().lower()
         if money not in MONEY.choices:
             raise IllegalMoveError(f"the {MONEY.tag} option is 'open' or 'hidden', not "
                                    f"{money!r}", "setup")
-        return rules_game.start_game(players, variant=variant, money_open=money == "open",
-                                     seeded=seeded, commitment=commitment)
+        freedoms = options.get(FREEDOMS.name, FREEDOMS.default).strip().lower()
+        if freedoms not in FREEDOMS.choices:
+            raise IllegalMoveError(f"the {FREEDOMS.tag} option is "
+                                   f"{' or '.join(map(repr, FREEDOMS.choices))}, not "
+                                   f"{freedoms!r}", "setup")
+        return rules_game.start_game(
+            players, variant=variant, money_open=money == "open", seeded=seeded,
+            commitment=commitment,
+            freedoms=0 if freedoms == FREEDOMS.default else int(freedoms))
 
     # The hot methods are the rules' own functions (no extra call on replay's path).
     new_state = staticmethod(rules_game.new_state)
 
     def setup(self, first: ev.GameStarted) -> Setup:
-        return Setup(first.players, first.variant,
-                     {MONEY.name: "open" if first.money_open else "hidden"}, first.seeded,
+        options = {MONEY.name: "open" if first.money_open else "hidden"}
+        offered = self.variants.get(first.variant)
+        if offered is not None and FREEDOMS in offered.options:
+            options[FREEDOMS.name] = str(first.freedoms) if first.freedoms else FREEDOMS.default
+        return Setup(first.players, first.variant, options, first.seeded,
                      first.edition, first.engine, first.commitment)
 
     # ------------------------------------------------------------------- play
@@ -76,7 +89,7 @@ class PrincesOfFlorence:
     to_act = staticmethod(rules_game.to_act)
     chance_due = staticmethod(rules_game.chance_due)
 
-    def resolve_chance(self, state: State, seed: str) -> Deal | Draw:
+    def resolve_chance(self, state: State, seed: str) -> Deal | Draw | AddFreedoms:
         """The deal or draw the seed gives now.
 
         Raises:
@@ -86,15 +99,21 @@ class PrincesOfFlorence:
 
     def same_chance(self, state: State, command: Any) -> bool:
         due = rules_game.chance_due(state)
-        if due is None or not isinstance(command, (Deal, Draw)):
+        if due is None or not isinstance(command, (Deal, Draw, AddFreedoms)):
             return False
+        if isinstance(command, AddFreedoms) or due.kind == FREEDOMS_DUE:
+            return isinstance(command, AddFreedoms) and due.kind == FREEDOMS_DUE
         if isinstance(command, Deal) != (due.kind == "deal"):
             return False
         if command.player != state.players[due.seat].name:
             return False
         return not isinstance(command, Draw) or command.deck == due.deck
 
-    def chance_mismatch(self, stated: Any, seeded: Deal | Draw) -> str | None:
+    def chance_mismatch(self, stated: Any, seeded: Deal | Draw | AddFreedoms) -> str | None:
+        if isinstance(seeded, AddFreedoms):
+            if sorted(stated.freedoms) == sorted(seeded.freedoms):
+                return None
+            return f"the seed adds {' and '.join(seeded.freedoms)}"
         if sorted(stated.cards) == sorted(seeded.cards):
             return None
         stray = [c for c in stated.cards if c not in seeded.cards]
@@ -106,6 +125,8 @@ class PrincesOfFlorence:
         due = rules_game.chance_due(state)
         if due is None:
             return "nothing"
+        if due.kind == FREEDOMS_DUE:
+            return f"the {due.n} freedoms added to the supply, each of another type"
         who = state.players[due.seat].name
         if due.kind == "deal":
             return f"the {due.n} cards dealt to {who}"

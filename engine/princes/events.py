@@ -7,7 +7,7 @@ copy without them).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from engine import codec
@@ -25,6 +25,9 @@ class GameStarted:
     edition: str = ""  # rules edition of the rules data (princes.toml)
     engine: str = ""  # engine version that judged the game
     commitment: str = ""  # hex sha256 commitment to the seed (engine.chain.seed_commitment)
+    # The freedoms in the supply when an option sets them (the 2-player game's harder
+    # option: 4); 0: as the variant says. Left out of `to_dict` while 0.
+    freedoms: int = field(default=0, metadata=codec.ADDED)
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
 
@@ -47,6 +50,17 @@ class ProfessionsKept:
     returned: tuple[str, ...]
     private: ClassVar[bool] = True
     secret: ClassVar[tuple[str, ...]] = ("kept", "returned")
+    version: ClassVar[int] = 1
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class FreedomsAdded:
+    """Setup of the 2-player game: the freedoms added to one of each type (each of
+    another type), stated by chance."""
+
+    freedoms: tuple[str, ...]
+    private: ClassVar[bool] = False
     version: ClassVar[int] = 1
 
 
@@ -261,6 +275,7 @@ Event = (
     | BidPassed | NamingDeclined | AuctionWon | AuctionEnded | CardsDrawn | CardChosen
     | LandscapePlaced | BuildingBuilt | WorkCompleted | CardBought | FreedomIntroduced
     | Recruited | FameSold | TurnEnded | RoundEnded | PrestigeScored | GameEnded | Reverted
+    | FreedomsAdded
 )
 
 EVENT_TYPES: dict[str, type[Any]] = {
@@ -270,6 +285,7 @@ EVENT_TYPES: dict[str, type[Any]] = {
         BidPassed, NamingDeclined, AuctionWon, AuctionEnded, CardsDrawn, CardChosen,
         LandscapePlaced, BuildingBuilt, WorkCompleted, CardBought, FreedomIntroduced,
         Recruited, FameSold, TurnEnded, RoundEnded, PrestigeScored, GameEnded, Reverted,
+        FreedomsAdded,
     )
 }
 

@@ -24,6 +24,7 @@ from .events import (
     Event,
     FameSold,
     FreedomIntroduced,
+    FreedomsAdded,
     GameEnded,
     GameStarted,
     LandscapePlaced,
@@ -40,8 +41,11 @@ from .events import (
     WorkCompleted,
 )
 from .queries import can_acquire
-from .ruleset import FREEDOMS, LANDSCAPES, rules_for
-from .state import Pending, Player, State, player, shared_copy
+from .ruleset import FREEDOMS, LANDSCAPE_LOT, LANDSCAPES, rules_for
+from .state import FREEDOMS_DUE, Pending, Player, State, player, shared_copy
+
+_LIMITED = frozenset(("builder", LANDSCAPE_LOT, *LANDSCAPES))
+"""The objects that not everyone may take (see `queries.can_acquire`)."""
 
 
 def evolve(state: State, event: Event) -> State:
@@ -68,6 +72,9 @@ def started_state(e: GameStarted) -> State:
     """The state right after the first event: the variant's rules, stacks and decks,
     and the first deal due."""
     rules = rules_for(e.variant)
+    per_type = rules.freedoms_per_type(len(e.players))
+    extra = e.freedoms - per_type * len(FREEDOMS) if e.freedoms else rules.freedom_extra
+    deal = Pending("deal", 0, "profession", rules.professions_dealt)
     return State(
         players=tuple(Player(name, rules.start_florins) for name in e.players),
         rules=rules,
@@ -75,13 +82,13 @@ def started_state(e: GameStarted) -> State:
         phase="deal",
         stacks=dict(rules.stacks),
         buildings_left=dict.fromkeys(rules.buildings, rules.building_copies),
-        freedoms_left=dict.fromkeys(FREEDOMS, len(e.players) - 1),
+        freedoms_left=dict.fromkeys(FREEDOMS, per_type),
         decks={
             "profession": decks.new_deck(rules.professions),
             "prestige": decks.new_deck(rules.prestige),
             "bonus": decks.new_deck(rules.bonus),
         },
-        pending=Pending("deal", 0, "profession", rules.professions_dealt),
+        pending=Pending(FREEDOMS_DUE, 0, n=extra) if extra else deal,
         version=1,
     )
 
@@ -100,7 +107,7 @@ def _next_bidder(state: State, after: int) -> int | None:
     high bidder, not passed on this lot, and able to take the lot."""
     lot, high, passed, players = state.lot, state.high, state.passed, state.players
     assert lot is not None
-    limited = lot == "builder" or lot in LANDSCAPES  # else anyone may take it
+    limited = lot in _LIMITED  # else anyone may take it
     n = len(players)
     for i in range(1, n + 1):
         s = (after + i) % n
@@ -208,6 +215,8 @@ def _on_auction_won(s: State, e: AuctionWon) -> None:
     if e.obj == "prestige":
         n = min(rules.draw, decks.deck_size(s.decks["prestige"]))
         pending = Pending("draw", e.seat, "prestige", n)
+    elif e.obj == LANDSCAPE_LOT:  # the type is chosen, and its stack used, at placing
+        pending = Pending("place", e.seat, tile=LANDSCAPE_LOT)
     else:
         s.stacks = {**s.stacks, e.obj: s.stacks[e.obj] - 1}
         if e.obj in LANDSCAPES:
@@ -256,8 +265,19 @@ def _on_landscape_placed(s: State, e: LandscapePlaced) -> None:
     p.landscapes = (*p.landscapes, (e.landscape, e.cells))
     p.occupied |= s.rules.grid.mask_of(e.cells)
     p.fame += e.fame
+    pending = s.pending
+    if pending is not None and pending.tile == LANDSCAPE_LOT:
+        s.stacks = {**s.stacks, e.landscape: s.stacks[e.landscape] - 1}
     s.pending = None
     _after_pending(s)
+
+
+def _on_freedoms_added(s: State, e: FreedomsAdded) -> None:
+    left = dict(s.freedoms_left)
+    for f in e.freedoms:
+        left[f] += 1
+    s.freedoms_left = left
+    s.pending = Pending("deal", 0, "profession", s.rules.professions_dealt)
 
 
 def _on_building_built(s: State, e: BuildingBuilt) -> None:
@@ -379,5 +399,6 @@ EVOLVE: dict[type[Any], Callable[[State, Any], None]] = {
     RoundEnded: _on_round_ended,
     PrestigeScored: _on_prestige_scored,
     GameEnded: _on_game_ended,
+    FreedomsAdded: _on_freedoms_added,
 }
 

@@ -41,7 +41,8 @@ from .queries import (
     stack_open,
     to_act,
 )
-from .ruleset import STANDARD, rules_for
+from .ruleset import FREEDOMS as FREEDOM_TYPES
+from .ruleset import STANDARD, TWO_PLAYER, rules_for
 from .state import State, replace
 
 __all__ = [
@@ -51,19 +52,21 @@ __all__ = [
     "to_act", "undo_error",
 ]
 
-VARIANTS = (STANDARD,)
+VARIANTS = (STANDARD, TWO_PLAYER)
 """The variants offered for play (the rules data may describe more)."""
 
 
 def start_game(
     players: Sequence[str], *, variant: str = STANDARD, money_open: bool = False,
-    seeded: bool = True, commitment: str = "",
+    seeded: bool = True, commitment: str = "", freedoms: int = 0,
 ) -> GameStarted:
     """The first event of a new game, stamped with the rules edition and the engine
-    version; `commitment` is the published commitment to the seed, if any.
+    version; `commitment` is the published commitment to the seed, if any; `freedoms`
+    the freedoms in the supply when an option chooses them (0: as the variant says).
 
     Raises:
-        IllegalMoveError: an unsupported player count, variant, or repeated name.
+        IllegalMoveError: an unsupported player count, variant, or repeated name, or
+            a number of freedoms the variant cannot have.
     """
     if variant not in VARIANTS:
         raise IllegalMoveError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}",
@@ -76,8 +79,13 @@ def start_game(
             f"the {variant} game is for {counts} players, not {len(players)}", "setup")
     if len(set(players)) != len(players):
         raise IllegalMoveError("two players have the same name", "setup")
+    if freedoms:
+        base = rules.freedoms_per_type(len(players)) * len(FREEDOM_TYPES)
+        if not rules.freedom_extra or not base <= freedoms <= base + len(FREEDOM_TYPES):
+            raise IllegalMoveError(f"the {variant} game has no option of {freedoms} freedoms",
+                                   "setup")
     return GameStarted(tuple(players), variant, money_open, seeded, rules.edition, __version__,
-                       commitment)
+                       commitment, freedoms)
 
 
 def new_state(started: GameStarted) -> State:

@@ -26,10 +26,10 @@ from .commands import (
     TakeProfession,
     Work,
 )
-from .queries import auction_left, can_pay, object_error, played
-from .ruleset import FREEDOMS, OBJECTS
+from .queries import auction_left, can_pay, lot_landscapes, object_error, played
+from .ruleset import FREEDOMS, LANDSCAPE_LOT
 from .scoring import work_value
-from .state import CHANCE, State
+from .state import CHANCE, CHANCE_KINDS, State
 
 
 def legal_commands(state: State, seat: int, *, free: bool = True) -> list[Command]:
@@ -53,13 +53,15 @@ def legal_commands(state: State, seat: int, *, free: bool = True) -> list[Comman
         out.append(Pass())  # out of turn, recorded only (R18)
     pending = state.pending
     if pending is not None:
-        if pending.seat != seat or pending.kind in ("deal", "draw"):
+        if pending.seat != seat or pending.kind in CHANCE_KINDS:
             return out
         if pending.kind == "choose":
             return out + [Choose(c) for c in pending.cards]
         zone = grid.playable & ~p.occupied
-        return out + [Place(pending.tile, grid.cells_of(m))
-                      for m in grid.listed_placements(pending.tile, zone)]
+        tiles = (lot_landscapes(state, seat) if pending.tile == LANDSCAPE_LOT
+                 else [pending.tile])
+        return out + [Place(tile, grid.cells_of(m))
+                      for tile in tiles for m in grid.listed_placements(tile, zone)]
     if state.phase == "keep":
         if p.dealt:
             out.extend(Keep(c) for c in combinations(p.dealt, rules.professions_kept))
@@ -75,7 +77,7 @@ def legal_commands(state: State, seat: int, *, free: bool = True) -> list[Comman
             return out + [Pass()]
         last = auction_left(state) == [seat]
         verb = Take if last else Open
-        out.extend(verb(o) for o in OBJECTS if object_error(state, seat, o) is None)
+        out.extend(verb(o) for o in rules.objects if object_error(state, seat, o) is None)
         return out + [Pass()]
     # Action phase.
     if p.recruiting:

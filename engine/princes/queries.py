@@ -8,9 +8,9 @@ from collections.abc import Iterable
 from engine import decks
 from engine.errors import IllegalMoveError
 
-from .commands import Deal, Draw
-from .ruleset import LANDSCAPES, OBJECTS, Rules
-from .state import CHANCE, Pending, Player, State, replace
+from .commands import AddFreedoms, Deal, Draw
+from .ruleset import FREEDOMS, LANDSCAPE_LOT, LANDSCAPES, Rules
+from .state import CHANCE, CHANCE_KINDS, FREEDOMS_DUE, Pending, Player, State, replace
 
 
 def to_act(state: State) -> tuple[int, ...]:
@@ -18,7 +18,7 @@ def to_act(state: State) -> tuple[int, ...]:
     if state.phase == "over":
         return ()
     if state.pending is not None:
-        if state.pending.kind in ("deal", "draw"):
+        if state.pending.kind in CHANCE_KINDS:
             return (CHANCE,)
         return (state.pending.seat,)
     if state.phase == "keep":
@@ -39,7 +39,17 @@ def can_acquire(state: State, seat: int, obj: str) -> bool:
     if obj in LANDSCAPES:
         grid = state.rules.grid
         return grid.fits(obj, grid.playable & ~p.occupied)
+    if obj == LANDSCAPE_LOT:
+        return bool(lot_landscapes(state, seat))
     return True
+
+
+def lot_landscapes(state: State, seat: int) -> list[str]:
+    """The landscape types the seat could take as the landscape lot: those left in
+    their stacks that fit in its principality."""
+    grid = state.rules.grid
+    zone = grid.playable & ~state.players[seat].occupied
+    return [t for t in LANDSCAPES if state.stacks[t] > 0 and grid.fits(t, zone)]
 
 
 def stack_open(state: State, obj: str) -> bool:
@@ -48,6 +58,8 @@ def stack_open(state: State, obj: str) -> bool:
         return False
     if obj == "prestige":
         return decks.deck_size(state.decks["prestige"]) > 0
+    if obj == LANDSCAPE_LOT:
+        return any(state.stacks[t] > 0 for t in LANDSCAPES)
     return state.stacks[obj] > 0
 
 
@@ -66,9 +78,17 @@ def fame_sold(rules: Rules, p: Player, price: int) -> int:
 
 def object_error(state: State, seat: int, obj: str) -> str | None:
     """Why the seat may not name or take `obj` in the auction now, or None."""
-    if obj not in OBJECTS:
+    objects = state.rules.objects
+    if obj not in objects:
+        if obj in LANDSCAPES and LANDSCAPE_LOT in objects:
+            return (f"the landscapes are auctioned as one lot: name the {LANDSCAPE_LOT} "
+                    "('open landscape'); its winner chooses the type when placing it")
+        if obj == LANDSCAPE_LOT:
+            return "name a landscape by its type: forest, lake or park"
         return f"{obj!r} is not an auction object"
     if obj in state.marked:
+        if obj == LANDSCAPE_LOT:
+            return "the landscape lot is sold this round: no other landscape may be taken"
         return f"the {obj} stack has already given an object this round"
     if not stack_open(state, obj):
         return f"the {obj} stack is empty"
@@ -76,6 +96,8 @@ def object_error(state: State, seat: int, obj: str) -> str | None:
         if obj == "builder":
             most = state.rules.limits["max_builders"]
             return f"you have {most} builders already and may not take another"
+        if obj == LANDSCAPE_LOT:
+            return "there is no room in your principality for any landscape left"
         return f"there is no room in your principality for a {obj}"
     opening = state.rules.auction_open
     if not can_pay(state.rules, state.players[seat], opening):
@@ -95,14 +117,15 @@ def played(p: Player, profession: str, bonuses: Iterable[str]) -> Player:
 
 
 def chance_due(state: State) -> Pending | None:
-    """The deal or draw that must be stated next, if any."""
-    if state.pending is not None and state.pending.kind in ("deal", "draw"):
+    """The deal, draw or freedoms (2 players, at setup) that chance must state next, if
+    any."""
+    if state.pending is not None and state.pending.kind in CHANCE_KINDS:
         return state.pending
     return None
 
 
-def seeded_chance(state: State, seed: str) -> Deal | Draw:
-    """The deal or draw that the seed gives at this point of the game.
+def seeded_chance(state: State, seed: str) -> Deal | Draw | AddFreedoms:
+    """The deal, draw or freedoms that the seed gives at this point of the game.
 
     Raises:
         IllegalMoveError: no deal or draw is due.
@@ -110,6 +133,9 @@ def seeded_chance(state: State, seed: str) -> Deal | Draw:
     due = chance_due(state)
     if due is None:
         raise IllegalMoveError("no deal or draw is due now", "chance")
+    if due.kind == FREEDOMS_DUE:
+        key = decks.draw_key(seed, state.version, FREEDOMS_DUE)
+        return AddFreedoms(decks.sample(decks.new_deck(FREEDOMS), due.n, key))
     deck = state.decks[due.deck]
     name = state.players[due.seat].name
     key = decks.draw_key(seed, state.version, f"{due.kind}:{due.deck}:{name}")

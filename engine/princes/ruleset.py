@@ -22,10 +22,17 @@ from .grid import Grid
 
 STANDARD = "standard"
 """The name of the standard variant (3-5 players)."""
+TWO_PLAYER = "two-player"
+"""The name of the 2-player variant [GR][WK]."""
 
 LANDSCAPES = ("forest", "lake", "park")
 FREEDOMS = ("travel", "religion", "opinion")
 OBJECTS = ("forest", "lake", "park", "jester", "builder", "prestige", "recruiting")
+LANDSCAPE_LOT = "landscape"
+"""The auction object of the 2-player game that stands for all three landscape types:
+its winner chooses the type when placing it."""
+LOT_OBJECTS = (LANDSCAPE_LOT, "jester", "builder", "prestige", "recruiting")
+"""The auction objects of a variant whose landscapes are one lot."""
 DECKS = ("profession", "prestige", "bonus")
 
 
@@ -89,6 +96,10 @@ class Rules:
     draw: int
     stacks: Mapping[str, int]
     building_copies: int
+    freedom_per_type: int  # 0: one fewer than the players
+    freedom_extra: int  # more freedoms, of as many different types, chosen at setup
+    landscape_lot: bool  # the landscapes are auctioned as one lot (LANDSCAPE_LOT)
+    objects: tuple[str, ...]  # the auction objects
     width: int
     height: int
     palazzo: tuple[str, ...]
@@ -99,6 +110,10 @@ class Rules:
     bonus: Mapping[str, BonusCard]
     prestige: Mapping[str, PrestigeCard]
     grid: Grid
+
+    def freedoms_per_type(self, players: int) -> int:
+        """Freedoms of each type in the supply before the extra ones."""
+        return self.freedom_per_type or players - 1
 
     def tile_size(self, tile: str) -> int:
         """Cells covered by a building or landscape tile."""
@@ -147,6 +162,16 @@ def _overlaid(data: Mapping[str, Any], variant: str) -> dict[str, Any]:
         else:
             out[key] = value
     return out
+
+
+def _per_type(value: int | str) -> int:
+    """`freedom_per_type`: a number, or "players-1" (0)."""
+    if value == "players-1":
+        return 0
+    if isinstance(value, int) and value > 0:
+        return value
+    raise ValueError(f"supply.freedom_per_type is a positive number or 'players-1', "
+                     f"not {value!r}")
 
 
 def parse_rules(data: Mapping[str, Any], variant: str = STANDARD) -> Rules:
@@ -218,6 +243,10 @@ def parse_rules(data: Mapping[str, Any], variant: str = STANDARD) -> Rules:
         stacks=_frozen({k: supply[k] for k in ("forest", "lake", "park", "jester", "builder",
                                                "recruiting")}),
         building_copies=supply["building_copies"],
+        freedom_per_type=_per_type(supply["freedom_per_type"]),
+        freedom_extra=supply.get("freedom_extra", 0),
+        landscape_lot=supply.get("landscape_lot", False),
+        objects=LOT_OBJECTS if supply.get("landscape_lot", False) else OBJECTS,
         width=data["grid"]["width"],
         height=data["grid"]["height"],
         palazzo=tuple(data["grid"]["palazzo"]),

@@ -27,6 +27,11 @@ from .ruleset import Rules
 
 CHANCE = -1  # the pseudo-seat that deals and draws
 
+FREEDOMS_DUE = "freedoms"
+"""`Pending.kind` while chance must state the freedoms added at setup (2 players)."""
+CHANCE_KINDS = frozenset(("deal", "draw", FREEDOMS_DUE))
+"""The `Pending.kind`s that chance must state."""
+
 
 @dataclass(eq=True, slots=True)
 class Player:
@@ -77,8 +82,10 @@ class Player:
 class Pending:
     """A step that must happen before play goes on.
 
-    kind: "deal" or "draw" (chance must state cards), "choose" (the seat keeps one
-    of `cards`), "place" (the seat places the landscape `tile`).
+    kind: "deal" or "draw" (chance must state cards), "freedoms" (chance must state
+    the `n` freedoms added at setup; `seat` 0), "choose" (the seat keeps one of
+    `cards`), "place" (the seat places the landscape `tile`; "landscape": one of the
+    type it chooses).
     """
 
     kind: str

@@ -15,7 +15,7 @@ from engine import decks
 from .events import Event, redact
 from .grid import Grid
 from .queries import to_act
-from .state import CHANCE, State
+from .state import CHANCE, FREEDOMS_DUE, State
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +77,7 @@ class View:
     money_open: bool
     version: int
     building_costs: tuple[int, ...] = ()  # by builders employed (the variant's rules)
+    landscape_lot: bool = False  # the landscapes are auctioned as one lot (2 players)
 
 
 _LETTERS = {
@@ -123,7 +124,8 @@ def view_for(state: State, seat: int | None) -> View:
     pending = None
     if state.pending is not None:
         pd = state.pending
-        pending = PendingView(pd.kind, names[pd.seat], pd.deck, pd.n or len(pd.cards),
+        who = "chance" if pd.kind == FREEDOMS_DUE else names[pd.seat]
+        pending = PendingView(pd.kind, who, pd.deck, pd.n or len(pd.cards),
                               pd.cards if seat == pd.seat else None, pd.tile)
     acting = tuple("chance" if s == CHANCE else names[s] for s in to_act(state))
     return View(
@@ -139,6 +141,7 @@ def view_for(state: State, seat: int | None) -> View:
         pending=pending, players=tuple(players),
         winners=tuple(names[w] for w in state.winners), money_open=state.money_open,
         version=state.version, building_costs=state.rules.building_cost,
+        landscape_lot=state.rules.landscape_lot,
     )
 
 

@@ -30,8 +30,9 @@ from .words import (
 NAME = "princes-of-florence"
 """The game's name (`engine.princes` and the [Game] tag)."""
 
-TAGS = ("Money",)
-"""The game's own header tags: `Money` is its option `open` or `hidden`."""
+TAGS = ("Money", "Freedoms")
+"""The game's own header tags, its options: `Money` (`open` or `hidden`) and the
+2-player game's `Freedoms` (`5` or `4`)."""
 
 
 class PrincesGrammar:

@@ -9,6 +9,7 @@ Grammar (words case-insensitive, any unique prefix of 3+ letters, `#` starts a c
     profession    bonus           freedom FREEDOM    recruit PROFESSION from PLAYER
     sell N        done               undo          agree         refuse
     * deal PLAYER: PROFESSION...  * draw PLAYER DECK: CARD...      (chance lines)
+    * freedoms: FREEDOM...        (2 players: the freedoms added to the supply)
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import cast
 
 from engine.errors import NotationError
 from engine.princes.commands import (
+    AddFreedoms,
     Agree,
     Bid,
     Build,
@@ -329,6 +331,8 @@ def read_chance(text: str, star: int, players: Vocabulary | None) -> ChanceComma
     stop = colon if colon >= 0 else len(text)
     head = Reader(text, star + 1, stop, ["*"], quote(":") if colon >= 0 else END_OF_LINE)
     event = head.word(CHANCE_WORDS)
+    if event == "freedoms":
+        return _read_freedoms(text, colon, head)
     player = head.player(players)
     deck = "profession" if event == "deal" else head.word(DECK_WORDS)
     head.end(quote(":"))
@@ -341,6 +345,16 @@ def read_chance(text: str, star: int, players: Vocabulary | None) -> ChanceComma
     if event == "deal":
         return Deal(player, cards)
     return Draw(player, deck, cards)
+
+
+def _read_freedoms(text: str, colon: int, head: Reader) -> AddFreedoms:
+    """The rest of `* freedoms: FREEDOM...` once its word is read."""
+    head.end(quote(":"))
+    if colon < 0:
+        raise head.unexpected(quote(":"), (quote(":"),))
+    said = head.said
+    said[-1] += ":"
+    return AddFreedoms(Reader(text, colon + 1, len(text), said).words(FREEDOM_WORDS))
 
 
 def strip_comment(text: str) -> str:
@@ -557,10 +571,15 @@ def fast_chance(text: str, star: int, players: Vocabulary | None) -> ChanceComma
         return None
     head = text[star + 1 : colon].split()
     n = len(head)
-    if n < 2 or n > 3:
+    if n < 1 or n > 3:
         return None
     tok = head[0]
     event = _CHANCE.get(tok) or _CHANCE.get(tok.lower())
+    if event == "freedoms":
+        freedoms = _fast_words(text[colon + 1 :].split(), _FREEDOM) if n == 1 else None
+        return AddFreedoms(freedoms) if freedoms is not None else None
+    if n < 2:
+        return None
     player = _fast_player(head[1], players)
     if event is None or player is None:
         return None
@@ -669,6 +688,8 @@ def format_command(cmd: Command) -> str:
             return f"* deal {player}: {' '.join(cards)}"
         case Draw(player, deck, cards):
             return f"* draw {player} {deck}: {' '.join(cards)}"
+        case AddFreedoms(freedoms):
+            return f"* freedoms: {' '.join(freedoms)}"
     raise TypeError(f"not a command: {cmd!r}")
 
 

@@ -4,7 +4,14 @@ and the cells of its grid."""
 
 from __future__ import annotations
 
-from engine.princes.ruleset import DECKS, FREEDOMS, LANDSCAPES, OBJECTS, STANDARD_RULES
+from engine.princes.ruleset import (
+    DECKS,
+    FREEDOMS,
+    LANDSCAPE_LOT,
+    LANDSCAPES,
+    OBJECTS,
+    STANDARD_RULES,
+)
 from notation.words import UNDO_VERBS, Vocabulary
 
 VERBS = Vocabulary(
@@ -21,7 +28,9 @@ greeting is never played."""
 PROFESSIONS = Vocabulary("profession", STANDARD_RULES.professions)
 BUILDINGS = Vocabulary("building", STANDARD_RULES.buildings, aliases={"theatre": "theater"})
 LANDSCAPE_WORDS = Vocabulary("landscape", LANDSCAPES)
-OBJECT_WORDS = Vocabulary("object", OBJECTS)
+OBJECT_WORDS = Vocabulary("object", (*OBJECTS, LANDSCAPE_LOT))
+"""The auction objects of every variant: the 2-player game names its landscapes as
+one lot, `landscape`."""
 FREEDOM_WORDS = Vocabulary("freedom", FREEDOMS)
 BONUS_CARDS = Vocabulary("bonus card", STANDARD_RULES.bonus)
 PRESTIGE_CARDS = Vocabulary("prestige card", STANDARD_RULES.prestige)
@@ -32,7 +41,9 @@ CARDS = Vocabulary(
     wanted="a profession, bonus card or prestige card",
 )
 DECK_WORDS = Vocabulary("deck", DECKS)
-CHANCE_WORDS = Vocabulary("chance event", ("deal", "draw"))
+CHANCE_WORDS = Vocabulary("chance event", ("deal", "draw", "freedoms"))
+"""The chance lines: `* deal`, `* draw` and the 2-player game's `* freedoms` (the
+freedoms added to the supply at setup)."""
 
 DECK_CARDS: dict[str, Vocabulary] = {
     "profession": PROFESSIONS,

@@ -7,6 +7,8 @@ from typing import Any
 
 from engine.princes.views import View
 
+from .render_text import lot_text, stacks_text
+
 
 def headline(view: View, viewer: str | None) -> str:
     """What the subject and the first line say: round and whose turn."""
@@ -63,14 +65,18 @@ def status_context(view: View) -> dict[str, Any]:
             pending_line = f"You drew {', '.join(pd.cards)}: keep one with 'choose CARD'."
         elif pd.kind == "choose":
             pending_line = f"{pd.player} is choosing one of {pd.count} {pd.deck} cards."
+        elif pd.kind == "place" and pd.tile == "landscape":
+            who = "You" if pd.player == me.name else pd.player
+            pending_line = (f"{who} must place the landscape just won, of the type "
+                            "chosen: 'place forest|lake|park CELLS'.")
         elif pd.kind == "place":
             who = "You" if pd.player == me.name else pd.player
             pending_line = f"{who} must place the {pd.tile} just won."
     auction_line = ""
     if view.lot is not None:
-        auction_line = f"Auction: the {view.lot}, highest bid {view.price} by {view.high}."
+        auction_line = f"Auction: the {lot_text(view)}, highest bid {view.price} by {view.high}."
     supply = "; ".join([
-        "objects " + ", ".join(f"{k} {v}" for k, v in view.stacks),
+        "objects " + stacks_text(view),
         "buildings " + ", ".join(f"{k} {v}" for k, v in view.buildings_left),
         "freedoms " + ", ".join(f"{k} {v}" for k, v in view.freedoms_left),
     ])

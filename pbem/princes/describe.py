@@ -43,6 +43,7 @@ from engine.princes.events import (
     Event,
     FameSold,
     FreedomIntroduced,
+    FreedomsAdded,
     GameEnded,
     GameStarted,
     LandscapePlaced,
@@ -83,6 +84,12 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str:  
         case RoundStarted(round=rnd, start=start):
             return f"round {rnd} began; {'you start' if start == viewer else names[start]}" + \
                 ("" if start == viewer else " starts")
+        case FreedomsAdded(freedoms=added):
+            return ("the supply holds one freedom of each type and a second "
+                    + " and a second ".join(added))
+        case ObjectNamed(obj="landscape", price=price):
+            return (f"{who} put the landscape lot up for auction at {price} (its winner "
+                    "chooses forest, lake or park)")
         case ObjectNamed(obj=obj, price=price):
             return f"{who} put the {obj} up for auction at {price}"
         case BidRaised(amount=amount):
@@ -94,6 +101,9 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str:  
         case AuctionWon(obj=obj, price=price, fame_sold=sold, taken=taken):
             verb = "took" if taken else "won"
             extra = f", selling {sold} fame" if sold else ""
+            if obj == "landscape":
+                return (f"{who} {verb} the landscape lot for {price}{extra} (no other "
+                        "landscape this round)")
             return f"{who} {verb} the {obj} for {price}{extra}"
         case AuctionEnded(round=rnd):
             return f"the auction phase of round {rnd} ended; the action phase begins"

@@ -93,11 +93,13 @@ def render_view(view: View) -> str:
     if view.to_act:
         lines.append("To act: " + ", ".join(view.to_act))
     if view.lot:
-        lines.append(f"Auction: {view.lot}, high bid {view.price} by {view.high}")
+        lines.append(f"Auction: {lot_text(view)}, high bid {view.price} by {view.high}")
     if view.pending is not None:
         pd = view.pending
         what = pd.tile or pd.deck
         line = f"Pending: {pd.player} must {pd.kind} ({what}, {pd.count})"
+        if pd.kind == "freedoms":
+            line = f"Pending: chance must state the {pd.count} freedoms added to the supply"
         if pd.cards is not None:
             line += ": " + " ".join(pd.cards)
         lines.append(line)
@@ -107,11 +109,30 @@ def render_view(view: View) -> str:
         lines.append("")
         lines.extend(_player(p, view.to_act))
     lines.append("")
-    lines.append("Stacks: " + ", ".join(f"{k} {v}" for k, v in view.stacks))
+    lines.append("Stacks: " + stacks_text(view))
     lines.append("Buildings left: " + ", ".join(f"{k} {v}" for k, v in view.buildings_left))
     lines.append("Freedoms left: " + ", ".join(f"{k} {v}" for k, v in view.freedoms_left))
     lines.append("Decks: " + ", ".join(f"{k} {v}" for k, v in view.deck_sizes))
     return "\n".join(lines) + "\n"
+
+
+def stacks_text(view: View) -> str:
+    """The auction stacks and what is left in each: "forest 6, lake 5, ...", or with
+    the landscapes as one lot "landscape lot (forest 6, lake 5, park 6), ..."."""
+    parts = [f"{k} {v}" for k, v in view.stacks]
+    if not view.landscape_lot:
+        return ", ".join(parts)
+    kinds = ("forest", "lake", "park")
+    lot = ", ".join(f"{k} {v}" for k, v in view.stacks if k in kinds)
+    rest = [f"{k} {v}" for k, v in view.stacks if k not in kinds]
+    return ", ".join([f"landscape lot ({lot})", *rest])
+
+
+def lot_text(view: View) -> str:
+    """The object under auction as players read it."""
+    if view.lot == "landscape":
+        return "landscape lot (its winner chooses forest, lake or park)"
+    return f"{view.lot}"
 
 
 def view_to_json(view: View) -> dict[str, object]:

@@ -30,12 +30,12 @@ from engine import decks
 from engine.errors import IllegalMoveError, NotationError
 from engine.princes.commands import ChanceCommand, Command, PlayerCommand
 from engine.princes.definition import GAME
-from engine.princes.events import EVENT_TYPES, Event, Reverted, from_dict, to_dict
+from engine.princes.events import EVENT_TYPES, Event, GameStarted, Reverted, from_dict, to_dict
 from engine.princes.game import evolve, new_state, seeded_chance, start_game
 from engine.princes.legal import legal_commands
 from engine.princes.ruleset import FREEDOMS, LANDSCAPES, STANDARD_RULES
 from engine.princes.scoring import count
-from engine.princes.state import CHANCE, Player, State
+from engine.princes.state import CHANCE, CHANCE_KINDS, Player, State
 from engine.princes.views import view_for
 from engine.undo import START, Tracker, legal_undo_commands
 from engine.undo import play as undo_play
@@ -44,7 +44,8 @@ GRID = STANDARD_RULES.grid
 
 CASES_DIR = Path(__file__).resolve().parents[1] / "cases" / "princes"
 DEFAULT_PLAYERS = ("anna", "bas", "chris", "dirk")
-KEYWORDS = ("CASE", "RULE", "PLAYERS", "SEED", "FROM", "GIVEN", "LOG", "EXPECT", "END")
+KEYWORDS = ("CASE", "RULE", "PLAYERS", "VARIANT", "SEED", "FROM", "GIVEN", "LOG", "EXPECT",
+            "END")
 
 
 class CaseFormatError(Exception):
@@ -75,6 +76,8 @@ class Case:
     rules: list[str] = field(default_factory=list)
     description: list[str] = field(default_factory=list)
     players: tuple[str, ...] | None = None
+    variant: str | None = None  # VARIANT NAME [freedoms N]
+    freedoms: int = 0
     seed: str | None = None
     base: str | None = None  # FROM
     given: list[Line] = field(default_factory=list)
@@ -141,6 +144,13 @@ def parse_case_file(path: Path) -> list[Case]:
             case.rules.append(rest)
         elif word == "PLAYERS":
             case.players = tuple(n.strip().lower() for n in rest.split(",") if n.strip())
+        elif word == "VARIANT":
+            name, _, option = rest.partition(" ")
+            case.variant = name
+            m = re.fullmatch(r"freedoms (\d+)", option.strip())
+            if option.strip() and m is None:
+                raise _format_error(path, number, f"unknown VARIANT option {option!r}")
+            case.freedoms = int(m.group(1)) if m else 0
         elif word == "SEED":
             case.seed = rest
         elif word == "FROM":
@@ -208,6 +218,21 @@ def _resolve(case: Case, by_id: dict[str, Case]) -> tuple[tuple[str, ...], str |
         seed = c.seed if c.seed is not None else seed
         given.extend(c.given)
     return players or DEFAULT_PLAYERS, seed, given
+
+
+def _started(case: Case, by_id: dict[str, Case], players: tuple[str, ...]) -> GameStarted:
+    """The first event of a case's game: its VARIANT (following FROM), else the
+    standard game.
+
+    Raises:
+        IllegalMoveError: the engine refuses the setup.
+    """
+    c: Case | None = case
+    while c is not None and c.variant is None:
+        c = by_id[c.base] if c.base is not None else None
+    if c is None or c.variant is None:
+        return start_game(players)
+    return start_game(players, variant=c.variant, freedoms=c.freedoms)
 
 
 def _items(lines: Sequence[Line]) -> Iterator[tuple[Line, str | None, list[str]]]:
@@ -330,13 +355,16 @@ def _check_player(p: Player, line_no: int) -> Player:
     return dataclasses.replace(p, occupied=occupied, building_cells=buildings)
 
 
-def build_given(players: tuple[str, ...], lines: Sequence[Line]) -> State:
-    """The position a GIVEN section describes, with a consistent supply.
+def build_given(players: tuple[str, ...], lines: Sequence[Line],
+                started: GameStarted | None = None) -> State:
+    """The position a GIVEN section describes, with a consistent supply (of the
+    game `started`, default the standard game; a 2-player game's GIVEN has one
+    freedom of each type unless `supply` says otherwise).
 
     Raises:
         CaseFormatError: an unknown item or an impossible position.
     """
-    base = new_state(start_game(players))
+    base = new_state(started or start_game(players))
     ps = list(base.players)
     game: dict[str, Any] = {"round": 1, "phase": "auction", "start": 0}
     supply: list[tuple[Line, str, int]] = []
@@ -380,7 +408,8 @@ def build_given(players: tuple[str, ...], lines: Sequence[Line]) -> State:
         stacks["recruiting"] -= p.recruiting + p.recruiters
     buildings_left = {b: STANDARD_RULES.building_copies - sum(p.has_building(b) for p in ps)
                       for b in STANDARD_RULES.buildings}
-    freedoms_left = {f: n - 1 - sum(f in p.freedoms for p in ps) for f in FREEDOMS}
+    per_type = base.rules.freedoms_per_type(n)
+    freedoms_left = {f: per_type - sum(f in p.freedoms for p in ps) for f in FREEDOMS}
     for line, what, value in supply:
         if what in stacks:
             stacks[what] = value
@@ -475,7 +504,7 @@ def _apply_seeded(run: Run) -> None:
     """With a SEED, make every deal or draw that is due from the seed."""
     if run.seed is None:
         return
-    while run.state.pending is not None and run.state.pending.kind in ("deal", "draw"):
+    while run.state.pending is not None and run.state.pending.kind in CHANCE_KINDS:
         cmd = seeded_chance(run.state, run.seed)
         run.state, new, run.tracker = undo_play(GAME, run.state, run.tracker, CHANCE, cmd)
         run.events.extend(new)
@@ -680,7 +709,8 @@ def check_expect(run: Run, line: Line) -> None:
     elif key == "pending":
         pd = s.pending
         got = "none" if pd is None else " ".join(
-            w for w in (pd.kind, run.name(pd.seat), pd.deck or pd.tile) if w)
+            w for w in (pd.kind, "" if pd.kind in ("freedoms",) else run.name(pd.seat),
+                        pd.deck or pd.tile) if w)
         want = " ".join(args)
     else:
         raise CaseFormatError(f"line {line.number}: unknown expectation {key!r}")
@@ -748,17 +778,18 @@ def run_case(case: Case, by_id: dict[str, Case]) -> Run:
     if not first.log and any(ln.text.startswith("error") for ln in first.expect):
         # A case about the setup itself: starting the game is refused.
         try:
-            start_game(players)
+            _started(case, by_id, players)
         except IllegalMoveError as refusal:
             refused = Run(case, players, seed, State((), STANDARD_RULES), State((), STANDARD_RULES))
             for line in first.expect:
                 _check_error(refused, line, refusal)
             return refused
         raise CaseFailure(f"{case.where}: the game started, but EXPECT says it is refused")
+    started = _started(case, by_id, players)
     if given:
-        start = build_given(players, given)
+        start = build_given(players, given, started)
     else:
-        start = new_state(start_game(players))
+        start = new_state(started)
     run = Run(case, players, seed, start, start)
     for block in case.blocks:
         errors = [ln for ln in block.expect if ln.text.split()[0] == "error"]

@@ -18,7 +18,9 @@ from engine.princes.ruleset import STANDARD_RULES, load_rules, rules_for
 from engine.princes.state import CHANCE, State
 
 TWO_PLAYER_CHANGES = {"variant": "two-player", "start_florins": 2500, "auction_open": 300,
-                      "min_players": 2, "max_players": 2}
+                      "min_players": 2, "max_players": 2, "freedom_per_type": 1,
+                      "freedom_extra": 2, "landscape_lot": True,
+                      "objects": ("landscape", "jester", "builder", "prestige", "recruiting")}
 
 
 def test_the_standard_rules_are_built_once_and_are_the_module_default() -> None:
@@ -54,10 +56,13 @@ def test_an_unknown_variant_is_refused_by_name() -> None:
 
 
 def test_only_offered_variants_start_and_player_counts_come_from_the_rules() -> None:
-    with pytest.raises(IllegalMoveError, match="unknown variant 'two-player'; known: standard"):
-        start_game(["a", "b"], variant="two-player")
+    with pytest.raises(IllegalMoveError, match="unknown variant 'solo'; known: standard, "
+                                               "two-player"):
+        start_game(["a", "b"], variant="solo")
     with pytest.raises(IllegalMoveError, match="the standard game is for 3 to 5 players, not 2"):
         start_game(["a", "b"])
+    with pytest.raises(IllegalMoveError, match="the two-player game is for 2 players, not 3"):
+        start_game(["a", "b", "c"], variant="two-player")
 
 
 def test_the_state_carries_its_variants_rules_and_no_event_does() -> None:
@@ -70,7 +75,7 @@ def test_the_state_carries_its_variants_rules_and_no_event_does() -> None:
 
 def test_a_two_player_state_plays_by_its_own_numbers() -> None:
     """The engine reads the state's rules: florins and the opening bid of the 2-player
-    data, although that variant is not offered yet (so the event is built by hand)."""
+    data (the event built by hand, as stored games hold it)."""
     started = GameStarted(("a", "b"), "two-player", False, True, STANDARD_RULES.edition,
                           GAME.version, "")
     state = new_state(started)

@@ -28,38 +28,47 @@ GAMES = [(n, seed) for n in (3, 4, 5) for seed in range(20)]
 
 
 def check_invariants(state: State, played_bonus: set[str]) -> None:
-    """Everything the rules fix: nothing is created or lost, no tile overlaps."""
+    """Everything the rules fix: nothing is created or lost, no tile overlaps (by the
+    rules of the state's variant)."""
     n = len(state.players)
     ps = state.players
+    rules = state.rules
     for p in ps:
         assert p.florins >= 0 and p.fame >= 0, p
-        assert p.builders <= STANDARD_RULES.limits["max_builders"]
+        assert p.builders <= rules.limits["max_builders"]
         occupied = building_cells = 0
         for tile, cells in (*p.buildings, *p.landscapes):
             mask = GRID.mask_of(cells)
             assert not mask & (occupied | GRID.palazzo), (p.name, tile, cells)
             assert GRID.shape_error(tile, mask) is None
             occupied |= mask
-            if tile in STANDARD_RULES.buildings:
+            if tile in rules.buildings:
                 building_cells |= mask
         assert (p.occupied, p.building_cells) == (occupied, building_cells)
         assert len({b for b, _ in p.buildings}) == len(p.buildings)
         assert len(set(p.freedoms)) == len(p.freedoms)
-        assert p.actions <= STANDARD_RULES.limits["actions"]
+        assert p.actions <= rules.limits["actions"]
     # Auction objects (a landscape won but not yet placed is pending).
     placing = state.pending.tile if state.pending is not None else ""
     for kind in LANDSCAPES:
         held = sum(p.count_landscape(kind) for p in ps) + (placing == kind)
-        assert state.stacks[kind] + held == STANDARD_RULES.stacks[kind]
-    assert state.stacks["jester"] + sum(p.jesters for p in ps) == STANDARD_RULES.stacks["jester"]
-    assert state.stacks["builder"] + sum(p.builders for p in ps) == STANDARD_RULES.stacks["builder"]
+        assert state.stacks[kind] + held == rules.stacks[kind]
+    if rules.landscape_lot:  # one landscape a round at most, and only as the lot
+        assert not state.marked & set(LANDSCAPES)
+    assert state.stacks["jester"] + sum(p.jesters for p in ps) == rules.stacks["jester"]
+    assert state.stacks["builder"] + sum(p.builders for p in ps) == rules.stacks["builder"]
     assert state.stacks["recruiting"] + sum(p.recruiting + p.recruiters for p in ps) \
-        == STANDARD_RULES.stacks["recruiting"]
-    for b in STANDARD_RULES.buildings:
+        == rules.stacks["recruiting"]
+    for b in rules.buildings:
         assert state.buildings_left[b] + sum(p.has_building(b) for p in ps) \
-            == STANDARD_RULES.building_copies
-    for f in FREEDOMS:
-        assert state.freedoms_left[f] + sum(f in p.freedoms for p in ps) == n - 1
+            == rules.building_copies
+    per_type = rules.freedoms_per_type(n)
+    supply = {f: state.freedoms_left[f] + sum(f in p.freedoms for p in ps) for f in FREEDOMS}
+    if state.phase == "deal" and state.pending is not None and state.pending.kind == "freedoms":
+        assert supply == dict.fromkeys(FREEDOMS, per_type)
+    else:  # the extra freedoms (2 players) are each of another type
+        assert all(per_type <= k <= per_type + 1 for k in supply.values()), supply
+        assert rules.freedom_extra or set(supply.values()) == {per_type}
     # Cards: every card is in exactly one place.
     pending = state.pending.cards if state.pending is not None else ()
     pending_deck = state.pending.deck if state.pending is not None else ""
@@ -74,8 +83,8 @@ def check_invariants(state: State, played_bonus: set[str]) -> None:
             cards += list(pending)
         dup = [c for c, k in Counter(cards).items() if k > 1]
         assert not dup, (deck, dup)
-        all_cards = {"profession": STANDARD_RULES.professions, "bonus": STANDARD_RULES.bonus,
-                     "prestige": STANDARD_RULES.prestige}[deck]
+        all_cards = {"profession": rules.professions, "bonus": rules.bonus,
+                     "prestige": rules.prestige}[deck]
         assert set(cards) == set(all_cards), (deck, set(all_cards) ^ set(cards))
 
 

@@ -278,8 +278,8 @@ def test_the_status_mail_renders_from_the_templates_in_tests() -> None:
 
 
 def test_selfplay_takes_the_player_counts_of_the_chosen_game() -> None:
-    # high-card seats 2 or 3; The Princes of Florence 3 to 5: the game decides
+    # high-card seats 2 or 3; The Princes of Florence 2 to 5: the game decides
     assert '[Players "anna, bas"]' in cli("selfplay", "--game", "high-card", "-n", "2")
     out = cli("selfplay", "--game", "high-card", "-n", "4", code=2)
     assert "2 to 3" in out or "not 4" in out
-    cli("selfplay", "-n", "2", code=2)
+    cli("selfplay", "-n", "6", code=2)

@@ -154,10 +154,10 @@ BODY = "* deal anna: alchemist composer theologian sculptor\n"
 
 
 @pytest.mark.parametrize("header,line,rule,kind", [
-    ('[Players "anna, bas"]\n', 1, "players", "illegal"),
+    ('[Variant "standard"]\n[Players "anna, bas"]\n', 2, "players", "illegal"),
     ('[Players "a, b, c, d, e, f"]\n', 1, "players", "illegal"),
     ('[Game "chess"]\n[Players "anna, bas, chris"]\n', 1, "game", "illegal"),
-    ('[Players "anna, bas, chris"]\n[Variant "two-player"]\n', 2, "variant", "illegal"),
+    ('[Players "anna, bas, chris"]\n[Variant "solo"]\n', 2, "variant", "illegal"),
     ('[Players "anna, bas, chris"]\n[Seed ""]\n', 2, "seed", "illegal"),
     ('[Players "anna, bas, chris"]\n[Result "anna sixty"]\n', 2, None, "syntax"),
     ('[Players "anna, bas, chris"]\n[Result "anna 3, bas 4"]\n', 2, "result", "illegal"),

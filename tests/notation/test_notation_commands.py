@@ -250,7 +250,7 @@ def test_rejected_line(
         (
             "take per",
             "unknown object 'per'; expected 'forest', 'lake', 'park', 'jester', 'builder',"
-            " 'prestige' or 'recruiting'",
+            " 'prestige', 'recruiting' or 'landscape'",
         ),
         (
             "freedom speech",

@@ -67,7 +67,7 @@ def test_usage_errors(env: Path) -> None:
     r = runner.invoke(app, ["new", "-p", "a:a@x.org:Mars/Olympus", "-p", "b:b@x.org",
                             "-p", "c:c@x.org"])
     assert r.exit_code == 2 and "time zone" in r.output
-    r = runner.invoke(app, ["new", "-p", "a:a@x.org", "-p", "b:b@x.org"])
+    r = runner.invoke(app, ["new", *(arg for n in "abcdef" for arg in ("-p", f"{n}:{n}@x.org"))])
     assert r.exit_code == 2 and "3 to 5" in r.output
     r = runner.invoke(app, ["status", "pof-404"])
     assert r.exit_code == 1 and "no game" in r.output

@@ -60,7 +60,7 @@ def flat(text: str) -> str:
 
 def test_the_default_game_is_the_first_game() -> None:
     assert default_name() == DEFAULT
-    assert listing()[0] == f"{DEFAULT}: standard (3-5) (default)"
+    assert listing()[0] == f"{DEFAULT}: standard (3-5), two-player (2) (default)"
 
 
 def test_new_game_stores_its_game_and_takes_its_id_prefix() -> None:
@@ -90,7 +90,7 @@ def test_help_lists_the_games_with_their_variants(tiny: TinyGame, command: list[
     code, out = invoke(*command, "--help")
     assert code == 0
     text = flat(out)
-    assert f"{DEFAULT}: standard (3-5) (default)" in text
+    assert f"{DEFAULT}: standard (3-5), two-player (2) (default)" in text
     assert "tiny-test-game: duel (2), melee (3-6)" in text
 
 
