@@ -1,7 +1,9 @@
 """Events as data, for every game: canonical dicts, rebuilding, and redaction.
 
 An event is a frozen dataclass with two class variables: `version` (of its shape)
-and `private` (it carries hidden values). A private event names the fields that
+and `private` (it carries hidden values); it may name in a third, `optional`, the
+fields `to_dict` leaves out while they hold their default (fields added later, so
+that older events keep their canonical JSON and hashes). A private event names the fields that
 hold them in `secret` and the seat that may see them in its `seat` field (an event
 with no `seat` shows them to nobody until the game reveals them).
 """
@@ -19,8 +21,11 @@ HIDDEN = "?"
 def to_dict(event: Any) -> dict[str, Any]:
     """A JSON-ready dict of the event: its type name, `v` and its fields."""
     d: dict[str, Any] = {"type": type(event).__name__, "v": event.version}
+    optional = getattr(event, "optional", ())
     for f in dataclasses.fields(event):
         value = getattr(event, f.name)
+        if optional and f.name in optional and value == f.default:
+            continue
         d[f.name] = list(value) if isinstance(value, tuple) else value
     return d
 

@@ -7,7 +7,7 @@ from the game seed as in a real seeded game.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,18 +31,18 @@ class Playout:
 def play_random(
     game: Game[Any], n_players: int, seed: int | str = 0, *,
     players: Sequence[str] | None = None, variant: str | None = None,
-    max_moves: int = 5000,
+    options: Mapping[str, str] | None = None, max_moves: int = 5000,
 ) -> Playout:
     """Play a whole game with random legal choices (`Game.random_command`).
 
     Raises:
-        IllegalMoveError: the game refuses the player count or variant.
+        IllegalMoveError: the game refuses the player count, variant or options.
         AssertionError: the game does not end within `max_moves`.
     """
     names = tuple(players or NAMES[:n_players])
     rng = random.Random(f"selfplay|{seed}")
     game_seed = f"selfplay-{seed}"
-    match = Match.start(game, names, variant=variant, seed=game_seed)
+    match = Match.start(game, names, variant=variant, options=options, seed=game_seed)
     moves: list[tuple[int, Any]] = []
     while not match.finished:
         assert len(moves) < max_moves, "random game did not end"

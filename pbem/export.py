@@ -32,8 +32,8 @@ from .store import as_utc, event_rows, get_game, load_events, moves_of, seats_of
 if TYPE_CHECKING:
     from .moderator import Moderator
 
-TAG_ORDER = ("Game", "Rules", "Engine", "Variant", "Money", "Players", "SeedCommit", "Seed",
-             "Salt", "Event", "Date", "Result", "Head")
+TAG_ORDER = ("Game", "Rules", "Engine", "Variant", "Money", "Expansions", "CharacterRaise",
+             "Players", "SeedCommit", "Seed", "Salt", "Event", "Date", "Result", "Head")
 
 
 def trust_tags(started: Any, *, commitment: str, seed: str | None, salt: str | None,
@@ -48,7 +48,8 @@ def trust_tags(started: Any, *, commitment: str, seed: str | None, salt: str | N
     variant = game.variants.get(setup.variant)
     options = variant.options if variant is not None else ()
     tags = [("Rules", setup.edition), ("Engine", setup.engine),
-            *((o.tag, setup.options.get(o.name, o.default)) for o in options),
+            *((o.tag, value) for o in options
+              if (value := setup.options.get(o.name, o.default)) != o.default or not o.quiet),
             ("Players", ", ".join(setup.players)),
             ("SeedCommit", f"sha256:{setup.commitment or commitment}")]
     if seed is not None and salt is not None:

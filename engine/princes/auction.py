@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .characters import PHASE, decide_pass
 from .checks import illegal, require_turn
 from .commands import Bid, Command, Open, Pass, Take
 from .events import AuctionWon, BidPassed, BidRaised, Event, NamingDeclined, ObjectNamed
@@ -31,6 +32,8 @@ def _require_bidding_turn(state: State, seat: int, cmd: Command) -> None:
 
 
 def _pass(state: State, seat: int, cmd: Pass) -> list[Event]:
+    if state.phase == PHASE:  # the expansion's character auction
+        return decide_pass(state, seat, cmd)
     _require_bidding_turn(state, seat, cmd)
     return [BidPassed(seat)] if state.lot is not None else [NamingDeclined(seat)]
 

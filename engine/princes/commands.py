@@ -56,6 +56,17 @@ class Bid:
 
 @quick_init
 @dataclass(frozen=True, slots=True)
+class CharacterBid:
+    """Character auction (The Muse and the Princess): put one's marker on the card's
+    bid space of `amount` florins."""
+
+    character: str
+    amount: int
+    verb: ClassVar[str] = "bid"
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
 class Pass:
     """Auction: pass on the object; as namer, name nothing and leave the round;
     as the last player left, take nothing."""
@@ -188,7 +199,7 @@ class Draw:
 
 PlayerCommand = (
     Keep | Open | Bid | Pass | Take | Place | Choose | Build | Work | TakeProfession
-    | TakeBonus | Freedom | Recruit | Sell | Done | Undo | Agree | Refuse
+    | TakeBonus | Freedom | Recruit | Sell | Done | Undo | Agree | Refuse | CharacterBid
 )
 ChanceCommand = Deal | Draw
 Command = PlayerCommand | ChanceCommand

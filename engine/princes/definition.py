@@ -12,11 +12,12 @@ from engine.protocol import Result, Setup, Standing, Variant
 
 from . import events as ev
 from . import game as rules_game
+from .characters import PHASE as CHARACTER_PHASE
 from .commands import Choose, Command, Deal, Done, Draw, Keep, Pass, Place, Sell
 from .legal import legal_commands
 from .ruleset import STANDARD_RULES
 from .state import State, owned_copy, replace
-from .summary import MONEY, SUMMARY
+from .summary import CHARACTER_RAISE, EXPANSIONS, MONEY, SUMMARY
 
 if TYPE_CHECKING:
     import random
@@ -43,23 +44,33 @@ class PrincesOfFlorence:
             IllegalMoveError: an unknown variant or option value, a player count the
                 variant does not admit, or a repeated name.
         """
-        unknown = sorted(set(options) - {MONEY.name})
+        known = {o.name: o for o in (MONEY, EXPANSIONS, CHARACTER_RAISE)}
+        unknown = sorted(set(options) - set(known))
         if unknown:
-            raise IllegalMoveError(f"unknown option {unknown[0]!r}; known: {MONEY.name}",
-                                   "setup")
-        money = options.get(MONEY.name, MONEY.default).strip().lower()
-        if money not in MONEY.choices:
-            raise IllegalMoveError(f"the {MONEY.tag} option is 'open' or 'hidden', not "
-                                   f"{money!r}", "setup")
-        return rules_game.start_game(players, variant=variant, money_open=money == "open",
-                                     seeded=seeded, commitment=commitment)
+            raise IllegalMoveError(f"unknown option {unknown[0]!r}; known: "
+                                   f"{', '.join(known)}", "setup")
+        chosen = {}
+        for name, o in known.items():
+            value = options.get(name, o.default).strip().lower()
+            if value not in o.choices:
+                raise IllegalMoveError(f"the {o.tag} option is "
+                                       f"{' or '.join(repr(c) for c in o.choices)}, not "
+                                       f"{value!r}", "setup")
+            chosen[name] = value
+        return rules_game.start_game(players, variant=variant,
+                                     money_open=chosen[MONEY.name] == "open",
+                                     seeded=seeded, commitment=commitment,
+                                     expansions=chosen[EXPANSIONS.name],
+                                     character_raise=chosen[CHARACTER_RAISE.name])
 
     # The hot methods are the rules' own functions (no extra call on replay's path).
     new_state = staticmethod(rules_game.new_state)
 
     def setup(self, first: ev.GameStarted) -> Setup:
         return Setup(first.players, first.variant,
-                     {MONEY.name: "open" if first.money_open else "hidden"}, first.seeded,
+                     {MONEY.name: "open" if first.money_open else "hidden",
+                      EXPANSIONS.name: first.expansions,
+                      CHARACTER_RAISE.name: first.character_raise}, first.seeded,
                      first.edition, first.engine, first.commitment)
 
     # ------------------------------------------------------------------- play
@@ -127,7 +138,7 @@ class PrincesOfFlorence:
                     return places[0]
         if state.phase == "keep":
             return Keep(state.players[seat].dealt[:state.rules.professions_kept])
-        if state.phase == "auction":
+        if state.phase in ("auction", CHARACTER_PHASE):
             return Pass()
         return Done()
 
@@ -139,7 +150,8 @@ class PrincesOfFlorence:
             IllegalMoveError: `seat` has nothing to do.
         """
         options = legal_commands(state, seat, free=False)
-        if state.players[seat].fame and rng.random() < SELL_CHANCE:
+        if state.players[seat].fame and state.rules.fame_for_money \
+                and rng.random() < SELL_CHANCE:
             return Sell(1)
         if not options:
             raise IllegalMoveError("this seat has nothing to do now", "turn")

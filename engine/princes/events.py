@@ -14,6 +14,8 @@ from engine import codec
 from engine.consent import Reverted as Reverted  # every game records agreed undos
 from engine.frozen import quick_init
 
+from .court import CharacterBidPlaced, CharacterPassed, CharactersEnded, CharacterWon
+
 
 @quick_init
 @dataclass(frozen=True, slots=True)
@@ -25,7 +27,10 @@ class GameStarted:
     edition: str = ""  # rules edition of the rules data (princes.toml)
     engine: str = ""  # engine version that judged the game
     commitment: str = ""  # hex sha256 commitment to the seed (engine.chain.seed_commitment)
+    expansions: str = "none"  # "muse-and-princess": The Muse and the Princess
+    character_raise: str = "higher"  # the expansion's over-bid: "higher" or "next"
     private: ClassVar[bool] = False
+    optional: ClassVar[tuple[str, ...]] = ("expansions", "character_raise")
     version: ClassVar[int] = 1
 
 
@@ -261,6 +266,7 @@ Event = (
     | BidPassed | NamingDeclined | AuctionWon | AuctionEnded | CardsDrawn | CardChosen
     | LandscapePlaced | BuildingBuilt | WorkCompleted | CardBought | FreedomIntroduced
     | Recruited | FameSold | TurnEnded | RoundEnded | PrestigeScored | GameEnded | Reverted
+    | CharacterBidPlaced | CharacterPassed | CharacterWon | CharactersEnded
 )
 
 EVENT_TYPES: dict[str, type[Any]] = {
@@ -270,6 +276,7 @@ EVENT_TYPES: dict[str, type[Any]] = {
         BidPassed, NamingDeclined, AuctionWon, AuctionEnded, CardsDrawn, CardChosen,
         LandscapePlaced, BuildingBuilt, WorkCompleted, CardBought, FreedomIntroduced,
         Recruited, FameSold, TurnEnded, RoundEnded, PrestigeScored, GameEnded, Reverted,
+        CharacterBidPlaced, CharacterPassed, CharacterWon, CharactersEnded,
     )
 }
 

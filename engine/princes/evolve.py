@@ -12,6 +12,7 @@ from typing import Any
 
 from engine import decks
 
+from . import characters
 from .events import (
     AuctionEnded,
     AuctionWon,
@@ -67,7 +68,7 @@ def evolve_in_place(s: State, event: Event) -> None:
 def started_state(e: GameStarted) -> State:
     """The state right after the first event: the variant's rules, stacks and decks,
     and the first deal due."""
-    rules = rules_for(e.variant)
+    rules = rules_for(e.variant, e.expansions)
     return State(
         players=tuple(Player(name, rules.start_florins) for name in e.players),
         rules=rules,
@@ -83,6 +84,7 @@ def started_state(e: GameStarted) -> State:
         },
         pending=Pending("deal", 0, "profession", rules.professions_dealt),
         version=1,
+        court=characters.new_court(rules, e.character_raise == "next"),
     )
 
 
@@ -223,6 +225,9 @@ def _on_auction_won(s: State, e: AuctionWon) -> None:
 
 
 def _on_auction_ended(s: State, e: AuctionEnded) -> None:
+    if s.court is not None:  # the expansion: the character auction comes first
+        characters.open_court(s)
+        return
     s.phase = "action"
     s.turn = s.start
 
@@ -372,5 +377,6 @@ EVOLVE: dict[type[Any], Callable[[State, Any], None]] = {
     RoundEnded: _on_round_ended,
     PrestigeScored: _on_prestige_scored,
     GameEnded: _on_game_ended,
+    **characters.EVOLVE,
 }
 

@@ -41,7 +41,7 @@ from .queries import (
     stack_open,
     to_act,
 )
-from .ruleset import STANDARD, rules_for
+from .ruleset import NO_EXPANSION, STANDARD, rules_for
 from .state import State, replace
 
 __all__ = [
@@ -57,7 +57,8 @@ VARIANTS = (STANDARD,)
 
 def start_game(
     players: Sequence[str], *, variant: str = STANDARD, money_open: bool = False,
-    seeded: bool = True, commitment: str = "",
+    seeded: bool = True, commitment: str = "", expansions: str = NO_EXPANSION,
+    character_raise: str = "higher",
 ) -> GameStarted:
     """The first event of a new game, stamped with the rules edition and the engine
     version; `commitment` is the published commitment to the seed, if any.
@@ -68,7 +69,7 @@ def start_game(
     if variant not in VARIANTS:
         raise IllegalMoveError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}",
                                "setup")
-    rules = rules_for(variant)
+    rules = rules_for(variant, expansions)
     if not rules.min_players <= len(players) <= rules.max_players:
         counts = (f"{rules.min_players}" if rules.min_players == rules.max_players
                   else f"{rules.min_players} to {rules.max_players}")
@@ -77,7 +78,7 @@ def start_game(
     if len(set(players)) != len(players):
         raise IllegalMoveError("two players have the same name", "setup")
     return GameStarted(tuple(players), variant, money_open, seeded, rules.edition, __version__,
-                       commitment)
+                       commitment, expansions, character_raise)
 
 
 def new_state(started: GameStarted) -> State:

@@ -8,6 +8,13 @@ from engine.protocol import Option, Summary, Variant
 
 MONEY = Option("money", "Money", ("hidden", "open"),
                "'open': everyone sees everyone's florins")
-STANDARD = Variant("standard", 3, 5, (MONEY,), "the standard game")
+EXPANSIONS = Option("expansions", "Expansions", ("none", "muse-and-princess"),
+                    "'muse-and-princess': The Muse and the Princess (six characters "
+                    "auctioned each round; fame may not be sold)", quiet=True)
+CHARACTER_RAISE = Option("character-raise", "CharacterRaise", ("higher", "next"),
+                         "with the expansion, how a marker displaces another: 'higher' any "
+                         "higher bid space [WK], 'next' only the next space up [GR]",
+                         quiet=True)
+STANDARD = Variant("standard", 3, 5, (MONEY, EXPANSIONS, CHARACTER_RAISE), "the standard game")
 
 SUMMARY = Summary("princes-of-florence", "The Princes of Florence", {STANDARD.name: STANDARD})

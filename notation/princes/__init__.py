@@ -30,8 +30,10 @@ from .words import (
 NAME = "princes-of-florence"
 """The game's name (`engine.princes` and the [Game] tag)."""
 
-TAGS = ("Money",)
-"""The game's own header tags: `Money` is its option `open` or `hidden`."""
+TAGS = ("Money", "Expansions", "CharacterRaise")
+"""The game's own header tags, its options: `Money` (`hidden` or `open`), `Expansions`
+(`none` or `muse-and-princess`) and `CharacterRaise` (`higher` or `next`, the
+expansion's over-bid ruling)."""
 
 
 class PrincesGrammar:

@@ -4,6 +4,7 @@ lines, format them back.
 Grammar (words case-insensitive, any unique prefix of 3+ letters, `#` starts a comment):
 
     keep PROFESSION...            open OBJECT        bid N         pass
+    bid CHARACTER N               (The Muse and the Princess: the character auction)
     take OBJECT                   place LANDSCAPE CELL...          choose CARD
     build BUILDING CELL...        work PROFESSION [+BONUS ...] [pp N]
     profession    bonus           freedom FREEDOM    recruit PROFESSION from PLAYER
@@ -22,6 +23,7 @@ from engine.princes.commands import (
     Bid,
     Build,
     ChanceCommand,
+    CharacterBid,
     Choose,
     Command,
     Deal,
@@ -52,6 +54,7 @@ from .words import (
     CARDS,
     CELL_ORDER,
     CHANCE_WORDS,
+    CHARACTER_WORDS,
     DECK_CARDS,
     DECK_WORDS,
     FIRST_CELL,
@@ -83,6 +86,11 @@ def _open(r: Reader, players: Vocabulary | None) -> PlayerCommand:
 
 
 def _bid(r: Reader, players: Vocabulary | None) -> PlayerCommand:
+    if not r.at_end and (_CHARACTER.get(r.peek()) or _CHARACTER.get(r.peek().lower())):
+        character = r.word(CHARACTER_WORDS)
+        amount = r.number()
+        r.end()
+        return CharacterBid(character, amount)
     amount = r.number()
     r.end()
     return Bid(amount)
@@ -366,6 +374,7 @@ _FREEDOM = FREEDOM_WORDS.lookup
 _CARD = CARDS.lookup
 _CHANCE = CHANCE_WORDS.lookup
 _DECK = DECK_WORDS.lookup
+_CHARACTER = CHARACTER_WORDS.lookup
 _CELLS = frozenset(CELL_ORDER)
 _CELL_RANK = CELL_ORDER.__getitem__
 _DECK_LOOKUP = {deck: vocabulary.lookup for deck, vocabulary in DECK_CARDS.items()}
@@ -425,6 +434,13 @@ def _fast_amount(toks: list[str]) -> int | None:
 
 
 def _fast_bid(toks: list[str], players: Vocabulary | None) -> PlayerCommand | None:
+    if len(toks) == 3:  # bid CHARACTER N
+        tok = toks[1]
+        character = _CHARACTER.get(tok) or _CHARACTER.get(tok.lower())
+        amount = _fast_number(toks[2])
+        if character is None or amount is None:
+            return None
+        return CharacterBid(character, amount)
     amount = _fast_amount(toks)
     return Bid(amount) if amount is not None else None
 
@@ -632,6 +648,8 @@ def format_command(cmd: Command) -> str:
             return f"open {obj}"
         case Bid(amount):
             return f"bid {amount}"
+        case CharacterBid(character, amount):
+            return f"bid {character} {amount}"
         case Pass():
             return "pass"
         case Take(obj):

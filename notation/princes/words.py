@@ -4,6 +4,7 @@ and the cells of its grid."""
 
 from __future__ import annotations
 
+from engine.princes.court import CHARACTERS
 from engine.princes.ruleset import DECKS, FREEDOMS, LANDSCAPES, OBJECTS, STANDARD_RULES
 from notation.words import UNDO_VERBS, Vocabulary
 
@@ -31,6 +32,8 @@ CARDS = Vocabulary(
     expected=("profession", "bonus card", "prestige card"),
     wanted="a profession, bonus card or prestige card",
 )
+CHARACTER_WORDS = Vocabulary("character", CHARACTERS)
+"""The character cards of The Muse and the Princess (`bid CHARACTER N`)."""
 DECK_WORDS = Vocabulary("deck", DECKS)
 CHANCE_WORDS = Vocabulary("chance event", ("deal", "draw"))
 
