@@ -53,9 +53,10 @@ class PrincesOfFlorence:
         for name, o in known.items():
             value = options.get(name, o.default).strip().lower()
             if value not in o.choices:
-                raise IllegalMoveError(f"the {o.tag} option is "
-                                       f"{' or '.join(repr(c) for c in o.choices)}, not "
-                                       f"{value!r}", "setup")
+                spelled = " or ".join(repr(c) for c in (
+                    ("open", "hidden") if o is MONEY else o.choices))
+                raise IllegalMoveError(f"the {o.tag} option is {spelled}, not {value!r}",
+                                       "setup")
             chosen[name] = value
         return rules_game.start_game(players, variant=variant,
                                      money_open=chosen[MONEY.name] == "open",

@@ -14,6 +14,7 @@ from engine.princes.commands import (
     Agree,
     Bid,
     Build,
+    CharacterBid,
     Choose,
     Command,
     Done,
@@ -31,6 +32,7 @@ from engine.princes.commands import (
     Undo,
     Work,
 )
+from engine.princes.court import CharacterBidPlaced, CharacterPassed, CharactersEnded, CharacterWon
 from engine.princes.events import (
     AuctionEnded,
     AuctionWon,
@@ -135,6 +137,16 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str:  
             return f"{who} scored the prestige card {card}: +{fame} fame"
         case Reverted(to_version=to):
             return f"{who} asked for an undo, agreed by all: the game went back to v{to}"
+        case CharacterBidPlaced(character=c, amount=amount):
+            return f"{who} bid {amount} on the {c}"
+        case CharacterPassed():
+            return f"{who} passed in the character auction"
+        case CharacterWon(character=c, price=price, money=money):
+            took = f" and took the {money} florins on it" if money else ""
+            return f"{who} won the {c} for {price}{took}"
+        case CharactersEnded(round=rnd, banker=banker):
+            return (f"the character auction of round {rnd} ended ({banker} florins on the "
+                    "Banker); the action phase begins")
         case GameEnded(winners=winners):
             return "the game ended; " + ("winner: " if len(winners) == 1 else "winners: ") + \
                 ", ".join("you" if w == viewer else names[w] for w in winners)
@@ -159,8 +171,11 @@ def summarise_commands(cmds: Sequence[Command], building_cost: int | None = None
     sells: list[int] = []
     freedoms: list[str] = []
     singles: list[str] = []
+    characters: dict[str, list[int]] = defaultdict(list)
     for c in cmds:
         match c:
+            case CharacterBid():
+                characters[c.character].append(c.amount)
             case Build():
                 builds[c.building].append(c)
             case Place():
@@ -201,6 +216,9 @@ def summarise_commands(cmds: Sequence[Command], building_cost: int | None = None
         out.append(line)
     if freedoms:
         out.append(f"freedom <freedom>   {', '.join(freedoms)}")
+    if characters:
+        out.append("bid <character> <florins>   "
+                   + ", ".join(f"{c} {_range(a)}" for c, a in characters.items()))
     out.extend(singles)
     if sells:
         out.append(f"sell N   N = {_range(sells)} (100 florins per step of fame; any time)")
