@@ -399,17 +399,28 @@ def outbox_command(game: Annotated[str | None, typer.Argument()] = None,
 
 
 def demo_command(
+    ctx: typer.Context,
     out: Annotated[Path, typer.Option("--out", help="folder for the database and mails")]
     = Path("demo-out"),
     players: Annotated[int, typer.Option(min=3, max=5)] = 4,
     seed: int = 1,
     game: GameOption = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", metavar="NAME=VALUE",
+        help="a game option (repeatable), as for `pbem new`")] = None,
 ) -> None:
     """Play a whole game by mail among scripted players, with no server: SQLite and
     folders of .eml files stand in for the mail servers."""
-    from .demo import run_demo
+    from engine.errors import GameError
 
-    r = run_demo(out, players=players, seed=seed, game=game)
+    from .demo import run_demo
+    from .games import game_options
+
+    try:
+        options = game_options(game, option or [], ctx.args)
+    except (ValueError, GameError) as e:
+        raise typer.BadParameter(str(e), param_hint="--option") from None
+    r = run_demo(out, players=players, seed=seed, game=game, options=options or None)
     fame = ", ".join(f"{k} {v}" for k, v in sorted(r.fame.items(), key=lambda kv: -kv[1]))
     typer.echo(f"Game {r.game_id} played to the end by mail in {r.seconds:.1f} s:")
     typer.echo(f"  {r.moves} moves from {r.mails_in} player mails "
@@ -436,5 +447,5 @@ def register(app: typer.Typer) -> None:
         cls = GamesCommand if name in ("new", "demo") else None
         # `new` takes each game's option flags (`--NAME-CHOICE`), checked by the game
         extra = {"allow_extra_args": True, "ignore_unknown_options": True} \
-            if name == "new" else None
+            if name in ("new", "demo") else None
         app.command(name, cls=cls, context_settings=extra)(_database_guard(command))

@@ -8,7 +8,7 @@ from engine.protocol import Option, Summary, Variant
 
 MONEY = Option("money", "Money", ("hidden", "open"),
                "'open': everyone sees everyone's florins")
-EXPANSIONS = Option("expansions", "Expansions", ("none", "muse-and-princess"),
+EXPANSIONS = Option("expansion", "Expansions", ("none", "muse-and-princess"),
                     "'muse-and-princess': The Muse and the Princess (six characters "
                     "auctioned each round; fame may not be sold)", quiet=True)
 CHARACTER_RAISE = Option("character-raise", "CharacterRaise", ("higher", "next"),
