@@ -33,7 +33,8 @@ if TYPE_CHECKING:
     from .moderator import Moderator
 
 TAG_ORDER = ("Game", "Rules", "Engine", "Variant", "Money", "Expansions", "CharacterRaise",
-             "Players", "SeedCommit", "Seed", "Salt", "Event", "Date", "Result", "Head")
+             "MerchantPoints", "MusePrincess", "Players", "SeedCommit", "Seed", "Salt", "Event",
+             "Date", "Result", "Head")
 
 
 def trust_tags(started: Any, *, commitment: str, seed: str | None, salt: str | None,

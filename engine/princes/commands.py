@@ -67,6 +67,18 @@ class CharacterBid:
 
 @quick_init
 @dataclass(frozen=True, slots=True)
+class Use:
+    """The Muse and the Princess: use a character held: `use professor bonus|prestige`,
+    `use merchant pp`, `use princess [pp N]` (a work without a profession card)."""
+
+    character: str
+    what: str = ""
+    pp: int = 0
+    verb: ClassVar[str] = "use"
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
 class Pass:
     """Auction: pass on the object; as namer, name nothing and leave the round;
     as the last player left, take nothing."""
@@ -199,7 +211,7 @@ class Draw:
 
 PlayerCommand = (
     Keep | Open | Bid | Pass | Take | Place | Choose | Build | Work | TakeProfession
-    | TakeBonus | Freedom | Recruit | Sell | Done | Undo | Agree | Refuse | CharacterBid
+    | TakeBonus | Freedom | Recruit | Sell | Done | Undo | Agree | Refuse | CharacterBid | Use
 )
 ChanceCommand = Deal | Draw
 Command = PlayerCommand | ChanceCommand

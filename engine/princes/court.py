@@ -28,6 +28,11 @@ class Court:
     held: tuple[tuple[str, int], ...] = ()
     out: frozenset[int] = frozenset()
     raise_next: bool = False  # a displacing bid must take the next space up (option)
+    used: tuple[str, ...] = ()  # the cards held whose one-time effect has been used
+    paid: tuple[tuple[int, int], ...] = ()  # (seat, price) of objects won since the last
+    # character auction (the Merchant may make one free)
+    merchant_ties_behind: bool = False  # the Merchant's points: tied players count ahead
+    muse_princess: bool = True  # the Muse adds to the Princess's work (option)
 
     def holder(self, character: str) -> int | None:
         """The seat holding the character card, or None."""
@@ -102,4 +107,34 @@ class CharactersEnded:
     version: ClassVar[int] = 1
 
 
-COURT_EVENTS = (CharacterBidPlaced, CharacterPassed, CharacterWon, CharactersEnded)
+@quick_init
+@dataclass(frozen=True, slots=True)
+class CharacterUsed:
+    """The holder used the card's effect: the Professor's free draw (`what` is the
+    deck), the Merchant's fame (`what` "pp", `fame`) or free object (`what` "free":
+    `florins` back)."""
+
+    seat: int
+    character: str
+    what: str
+    fame: int = 0
+    florins: int = 0
+    private: ClassVar[bool] = False
+    version: ClassVar[int] = 1
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class PrincessWork:
+    """A work completed with the Princess, without a profession card (a work action)."""
+
+    seat: int
+    wv: int
+    payment: int
+    pp: int
+    private: ClassVar[bool] = False
+    version: ClassVar[int] = 1
+
+
+COURT_EVENTS = (CharacterBidPlaced, CharacterPassed, CharacterWon, CharactersEnded,
+                CharacterUsed, PrincessWork)

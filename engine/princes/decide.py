@@ -32,6 +32,7 @@ from .commands import (
     Sell,
     Take,
     Undo,
+    Use,
 )
 from .events import (
     AuctionEnded,
@@ -127,6 +128,8 @@ def _decide(state: State, seat: int, cmd: Command) -> list[Event]:
         return _decide_pending(state, state.pending, seat, cmd)
     if isinstance(cmd, (Choose, Place)):
         raise illegal(f"there is nothing to {cmd.verb} now", cmd.verb)
+    if isinstance(cmd, Use):
+        return characters.decide_use(state, seat, cmd)
     if isinstance(cmd, Keep):
         return _decide_keep(state, seat, cmd)
     if state.phase in ("deal", "keep"):

@@ -17,7 +17,15 @@ from .commands import Choose, Command, Deal, Done, Draw, Keep, Pass, Place, Sell
 from .legal import legal_commands
 from .ruleset import STANDARD_RULES
 from .state import State, owned_copy, replace
-from .summary import CHARACTER_RAISE, EXPANSIONS, MONEY, SUMMARY
+from .summary import (
+    CHARACTER_RAISE,
+    EXPANSION_OPTIONS,
+    EXPANSIONS,
+    MERCHANT_POINTS,
+    MONEY,
+    MUSE_PRINCESS,
+    SUMMARY,
+)
 
 if TYPE_CHECKING:
     import random
@@ -44,7 +52,7 @@ class PrincesOfFlorence:
             IllegalMoveError: an unknown variant or option value, a player count the
                 variant does not admit, or a repeated name.
         """
-        known = {o.name: o for o in (MONEY, EXPANSIONS, CHARACTER_RAISE)}
+        known = {o.name: o for o in (MONEY, *EXPANSION_OPTIONS)}
         unknown = sorted(set(options) - set(known))
         if unknown:
             raise IllegalMoveError(f"unknown option {unknown[0]!r}; known: "
@@ -62,7 +70,9 @@ class PrincesOfFlorence:
                                      money_open=chosen[MONEY.name] == "open",
                                      seeded=seeded, commitment=commitment,
                                      expansions=chosen[EXPANSIONS.name],
-                                     character_raise=chosen[CHARACTER_RAISE.name])
+                                     character_raise=chosen[CHARACTER_RAISE.name],
+                                     merchant_points=chosen[MERCHANT_POINTS.name],
+                                     muse_princess=chosen[MUSE_PRINCESS.name])
 
     # The hot methods are the rules' own functions (no extra call on replay's path).
     new_state = staticmethod(rules_game.new_state)
@@ -71,7 +81,9 @@ class PrincesOfFlorence:
         return Setup(first.players, first.variant,
                      {MONEY.name: "open" if first.money_open else "hidden",
                       EXPANSIONS.name: first.expansions,
-                      CHARACTER_RAISE.name: first.character_raise}, first.seeded,
+                      CHARACTER_RAISE.name: first.character_raise,
+                      MERCHANT_POINTS.name: first.merchant_points,
+                      MUSE_PRINCESS.name: first.muse_princess}, first.seeded,
                      first.edition, first.engine, first.commitment)
 
     # ------------------------------------------------------------------- play

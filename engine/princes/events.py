@@ -14,7 +14,14 @@ from engine import codec
 from engine.consent import Reverted as Reverted  # every game records agreed undos
 from engine.frozen import quick_init
 
-from .court import CharacterBidPlaced, CharacterPassed, CharactersEnded, CharacterWon
+from .court import (
+    CharacterBidPlaced,
+    CharacterPassed,
+    CharactersEnded,
+    CharacterUsed,
+    CharacterWon,
+    PrincessWork,
+)
 
 
 @quick_init
@@ -29,8 +36,11 @@ class GameStarted:
     commitment: str = ""  # hex sha256 commitment to the seed (engine.chain.seed_commitment)
     expansions: str = "none"  # "muse-and-princess": The Muse and the Princess
     character_raise: str = "higher"  # the expansion's over-bid: "higher" or "next"
+    merchant_points: str = "ahead"  # the Merchant's fame with ties: "ahead" or "level"
+    muse_princess: str = "yes"  # the Muse adds to the Princess's work: "yes" or "no"
     private: ClassVar[bool] = False
-    optional: ClassVar[tuple[str, ...]] = ("expansions", "character_raise")
+    optional: ClassVar[tuple[str, ...]] = ("expansions", "character_raise", "merchant_points",
+                                           "muse_princess")
     version: ClassVar[int] = 1
 
 
@@ -266,7 +276,8 @@ Event = (
     | BidPassed | NamingDeclined | AuctionWon | AuctionEnded | CardsDrawn | CardChosen
     | LandscapePlaced | BuildingBuilt | WorkCompleted | CardBought | FreedomIntroduced
     | Recruited | FameSold | TurnEnded | RoundEnded | PrestigeScored | GameEnded | Reverted
-    | CharacterBidPlaced | CharacterPassed | CharacterWon | CharactersEnded
+    | CharacterBidPlaced | CharacterPassed | CharacterWon | CharactersEnded | CharacterUsed
+    | PrincessWork
 )
 
 EVENT_TYPES: dict[str, type[Any]] = {
@@ -276,7 +287,8 @@ EVENT_TYPES: dict[str, type[Any]] = {
         BidPassed, NamingDeclined, AuctionWon, AuctionEnded, CardsDrawn, CardChosen,
         LandscapePlaced, BuildingBuilt, WorkCompleted, CardBought, FreedomIntroduced,
         Recruited, FameSold, TurnEnded, RoundEnded, PrestigeScored, GameEnded, Reverted,
-        CharacterBidPlaced, CharacterPassed, CharacterWon, CharactersEnded,
+        CharacterBidPlaced, CharacterPassed, CharacterWon, CharactersEnded, CharacterUsed,
+        PrincessWork,
     )
 }
 

@@ -84,7 +84,7 @@ def started_state(e: GameStarted) -> State:
         },
         pending=Pending("deal", 0, "profession", rules.professions_dealt),
         version=1,
-        court=characters.new_court(rules, e.character_raise == "next"),
+        court=characters.new_court(rules, e),
     )
 
 
@@ -200,6 +200,8 @@ def _on_auction_won(s: State, e: AuctionWon) -> None:
     p.won = True
     p.fame -= e.fame_sold
     p.florins += e.fame_sold * rules.fame_step_florins - e.price
+    if s.court is not None:  # the expansion: the Merchant may make it free
+        characters.note_price(s, e.seat, e.price)
     pending = None
     if e.obj == "prestige":
         n = min(rules.draw, decks.deck_size(s.decks["prestige"]))

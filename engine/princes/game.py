@@ -58,7 +58,7 @@ VARIANTS = (STANDARD,)
 def start_game(
     players: Sequence[str], *, variant: str = STANDARD, money_open: bool = False,
     seeded: bool = True, commitment: str = "", expansions: str = NO_EXPANSION,
-    character_raise: str = "higher",
+    character_raise: str = "higher", merchant_points: str = "ahead", muse_princess: str = "yes",
 ) -> GameStarted:
     """The first event of a new game, stamped with the rules edition and the engine
     version; `commitment` is the published commitment to the seed, if any.
@@ -78,7 +78,7 @@ def start_game(
     if len(set(players)) != len(players):
         raise IllegalMoveError("two players have the same name", "setup")
     return GameStarted(tuple(players), variant, money_open, seeded, rules.edition, __version__,
-                       commitment, expansions, character_raise)
+                       commitment, expansions, character_raise, merchant_points, muse_princess)
 
 
 def new_state(started: GameStarted) -> State:

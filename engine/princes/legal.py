@@ -61,6 +61,8 @@ def legal_commands(state: State, seat: int, *, free: bool = True) -> list[Comman
         if p.dealt:
             out.extend(Keep(c) for c in combinations(p.dealt, rules.professions_kept))
         return out
+    if state.court is not None:
+        out.extend(characters.legal_uses(state, seat))
     if state.turn != seat:
         return out
     if state.phase == characters.PHASE:

@@ -67,6 +67,7 @@ class CourtRules:
     banker_growth: int
     bid_step: int
     spaces: Mapping[str, tuple[int, int]]
+    princess: Mapping[str, int]  # the Princess's work value per landscape, builder ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +188,8 @@ def _court(data: Mapping[str, Any], expansion: str) -> CourtRules | None:
     step = spec["bid_step"]
     return CourtRules(spec["banker_start"], spec["banker_growth"], step,
                       _frozen({c: (low * step, high * step)
-                               for c, (low, high) in spec["spaces"].items()}))
+                               for c, (low, high) in spec["spaces"].items()}),
+                      _frozen(spec["princess"]))
 
 
 def parse_rules(data: Mapping[str, Any], variant: str = STANDARD,

@@ -15,6 +15,14 @@ CHARACTER_RAISE = Option("character-raise", "CharacterRaise", ("higher", "next")
                          "with the expansion, how a marker displaces another: 'higher' any "
                          "higher bid space [WK], 'next' only the next space up [GR]",
                          quiet=True)
-STANDARD = Variant("standard", 3, 5, (MONEY, EXPANSIONS, CHARACTER_RAISE), "the standard game")
+MERCHANT_POINTS = Option("merchant-points", "MerchantPoints", ("ahead", "level"),
+                         "with the expansion, the Merchant's fame: 'ahead' 1 + each opponent "
+                         "with more fame [WK], 'level' 1 + each with as much or more (the "
+                         "place on the fame track [GR], ties counted behind)", quiet=True)
+MUSE_PRINCESS = Option("muse-princess", "MusePrincess", ("yes", "no"),
+                       "with the expansion, whether the Muse adds to the Princess's work",
+                       quiet=True)
+EXPANSION_OPTIONS = (EXPANSIONS, CHARACTER_RAISE, MERCHANT_POINTS, MUSE_PRINCESS)
+STANDARD = Variant("standard", 3, 5, (MONEY, *EXPANSION_OPTIONS), "the standard game")
 
 SUMMARY = Summary("princes-of-florence", "The Princes of Florence", {STANDARD.name: STANDARD})

@@ -30,10 +30,11 @@ from .words import (
 NAME = "princes-of-florence"
 """The game's name (`engine.princes` and the [Game] tag)."""
 
-TAGS = ("Money", "Expansions", "CharacterRaise")
+TAGS = ("Money", "Expansions", "CharacterRaise", "MerchantPoints", "MusePrincess")
 """The game's own header tags, its options: `Money` (`hidden` or `open`), `Expansions`
-(`none` or `muse-and-princess`) and `CharacterRaise` (`higher` or `next`, the
-expansion's over-bid ruling)."""
+(`none` or `muse-and-princess`), and the expansion's disputed readings `CharacterRaise`
+(`higher` or `next`), `MerchantPoints` (`ahead` or `level`) and `MusePrincess` (`yes`
+or `no`)."""
 
 
 class PrincesGrammar:

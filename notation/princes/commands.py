@@ -5,6 +5,7 @@ Grammar (words case-insensitive, any unique prefix of 3+ letters, `#` starts a c
 
     keep PROFESSION...            open OBJECT        bid N         pass
     bid CHARACTER N               (The Muse and the Princess: the character auction)
+    use professor bonus|prestige  use merchant pp|free  use princess [pp N]
     take OBJECT                   place LANDSCAPE CELL...          choose CARD
     build BUILDING CELL...        work PROFESSION [+BONUS ...] [pp N]
     profession    bonus           freedom FREEDOM    recruit PROFESSION from PLAYER
@@ -42,6 +43,7 @@ from engine.princes.commands import (
     TakeBonus,
     TakeProfession,
     Undo,
+    Use,
     Work,
 )
 from notation.limits import MAX_DIGITS
@@ -61,8 +63,11 @@ from .words import (
     FREEDOM_WORDS,
     LANDSCAPE_WORDS,
     LAST_CELL,
+    MERCHANT_WAYS,
     OBJECT_WORDS,
     PROFESSIONS,
+    PROFESSOR_DECKS,
+    USE_WORDS,
     VERBS,
 )
 
@@ -94,6 +99,28 @@ def _bid(r: Reader, players: Vocabulary | None) -> PlayerCommand:
     amount = r.number()
     r.end()
     return Bid(amount)
+
+
+def _use(r: Reader, players: Vocabulary | None) -> PlayerCommand:
+    character = r.word(USE_WORDS)
+    if character == "professor":
+        deck = r.word(PROFESSOR_DECKS)
+        r.end()
+        return Use(character, deck)
+    if character == "merchant":
+        way = r.word(MERCHANT_WAYS)
+        r.end()
+        return Use(character, way)
+    pp = 0
+    if not r.at_end:
+        r.keyword("pp")
+        pp = r.number()
+    r.end()
+    return Use(character, "", pp)
+
+
+def _fast_use(toks: list[str], players: Vocabulary | None) -> PlayerCommand | None:
+    return None  # rare: the reader parses it
 
 
 def _pass(r: Reader, players: Vocabulary | None) -> PlayerCommand:
@@ -279,6 +306,7 @@ _READERS: dict[str, Callable[[Reader, Vocabulary | None], PlayerCommand]] = {
     "recruit": _recruit,
     "sell": _sell,
     "done": _done,
+    "use": _use,
     "undo": _undo,
     "agree": _agree,
     "refuse": _refuse,
@@ -544,6 +572,7 @@ _FAST: dict[str, Callable[[list[str], Vocabulary | None], PlayerCommand | None]]
     "take": _fast_take,
     "choose": _fast_choose,
     "freedom": _fast_freedom,
+    "use": _fast_use,
 }
 """The fast readers of the commands that take words after the verb, given all the
 tokens (two at least); `_SIMPLE` has those that take none."""
@@ -650,6 +679,10 @@ def format_command(cmd: Command) -> str:
             return f"bid {amount}"
         case CharacterBid(character, amount):
             return f"bid {character} {amount}"
+        case Use(character, what, pp):
+            if character == "princess":
+                return f"use princess pp {pp}" if pp else "use princess"
+            return f"use {character} {what}"
         case Pass():
             return "pass"
         case Take(obj):

@@ -12,7 +12,7 @@ VERBS = Vocabulary(
     "command",
     (
         "keep", "open", "bid", "pass", "take", "place", "choose", "build", "work",
-        "profession", "bonus", "freedom", "recruit", "sell", "done", *UNDO_VERBS,
+        "profession", "bonus", "freedom", "recruit", "sell", "done", *UNDO_VERBS, "use",
     ),
     whole=("done", "pass", *UNDO_VERBS, "bonus", "profession"),
 )
@@ -34,6 +34,12 @@ CARDS = Vocabulary(
 )
 CHARACTER_WORDS = Vocabulary("character", CHARACTERS)
 """The character cards of The Muse and the Princess (`bid CHARACTER N`)."""
+USE_WORDS = Vocabulary("character", ("professor", "merchant", "princess"))
+"""The characters `use` names (The Muse and the Princess)."""
+MERCHANT_WAYS = Vocabulary("merchant's reward", ("pp", "free"))
+"""The Merchant's two rewards: fame, or the next object won for free."""
+PROFESSOR_DECKS = Vocabulary("deck", ("bonus", "prestige"))
+"""The decks the Professor draws from."""
 DECK_WORDS = Vocabulary("deck", DECKS)
 CHANCE_WORDS = Vocabulary("chance event", ("deal", "draw"))
 

@@ -30,9 +30,17 @@ from engine.princes.commands import (
     TakeBonus,
     TakeProfession,
     Undo,
+    Use,
     Work,
 )
-from engine.princes.court import CharacterBidPlaced, CharacterPassed, CharactersEnded, CharacterWon
+from engine.princes.court import (
+    CharacterBidPlaced,
+    CharacterPassed,
+    CharactersEnded,
+    CharacterUsed,
+    CharacterWon,
+    PrincessWork,
+)
 from engine.princes.events import (
     AuctionEnded,
     AuctionWon,
@@ -147,6 +155,15 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str:  
         case CharactersEnded(round=rnd, banker=banker):
             return (f"the character auction of round {rnd} ended ({banker} florins on the "
                     "Banker); the action phase begins")
+        case CharacterUsed(character="professor", what=deck):
+            return f"{who} used the professor: a free {deck} card"
+        case CharacterUsed(character=c, what="free", florins=florins):
+            return f"{who} used the {c}: the object won is free ({florins} back)"
+        case CharacterUsed(character=c, fame=fame):
+            return f"{who} used the {c}: +{fame} fame"
+        case PrincessWork(wv=wv, payment=pay, pp=pp):
+            taking = f", taking {pp} fame" if pp else ""
+            return f"{who} completed a work with the princess: work value {wv}, paid {pay}{taking}"
         case GameEnded(winners=winners):
             return "the game ended; " + ("winner: " if len(winners) == 1 else "winners: ") + \
                 ", ".join("you" if w == viewer else names[w] for w in winners)
@@ -172,6 +189,7 @@ def summarise_commands(cmds: Sequence[Command], building_cost: int | None = None
     freedoms: list[str] = []
     singles: list[str] = []
     characters: dict[str, list[int]] = defaultdict(list)
+    princess: list[int] = []
     for c in cmds:
         match c:
             case CharacterBid():
@@ -190,7 +208,9 @@ def summarise_commands(cmds: Sequence[Command], building_cost: int | None = None
                 sells.append(c.steps)
             case Freedom():
                 freedoms.append(c.freedom)
-            case Keep() | Choose() | Bid() | Pass() | Recruit() | TakeProfession() \
+            case Use(character="princess"):
+                princess.append(c.pp)
+            case Keep() | Choose() | Bid() | Pass() | Recruit() | TakeProfession() | Use() \
                     | TakeBonus() | Done() | Undo() | Agree() | Refuse():
                 singles.append(format_command(c))
     if opens:
@@ -216,6 +236,8 @@ def summarise_commands(cmds: Sequence[Command], building_cost: int | None = None
         out.append(line)
     if freedoms:
         out.append(f"freedom <freedom>   {', '.join(freedoms)}")
+    if princess:
+        out.append(f"use princess [pp N]   a work without a profession card; pp {_range(princess)}")
     if characters:
         out.append("bid <character> <florins>   "
                    + ", ".join(f"{c} {_range(a)}" for c, a in characters.items()))

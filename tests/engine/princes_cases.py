@@ -339,8 +339,10 @@ def build_given(players: tuple[str, ...], lines: Sequence[Line]) -> State:
     expansion = next((w[1] for _, who, w in _items(lines)
                       if who is None and w[0] == "expansion" and len(w) == 2), "none")
     raise_next = any(who is None and w == ["raise", "next"] for _, who, w in _items(lines))
+    chosen = {w[1].replace("-", "_"): w[2] for _, who, w in _items(lines)
+              if who is None and w[0] == "option" and len(w) == 3}
     base = new_state(start_game(players, expansions=expansion,
-                                character_raise="next" if raise_next else "higher"))
+                                character_raise="next" if raise_next else "higher", **chosen))
     ps = list(base.players)
     game: dict[str, Any] = {"round": 1, "phase": "auction", "start": 0}
     court = base.court
@@ -361,7 +363,7 @@ def build_given(players: tuple[str, ...], lines: Sequence[Line]) -> State:
         elif key == "phase" and len(args) == 1 and args[0] in ("auction", "action",
                                                                "characters"):
             game["phase"] = args[0]
-        elif key in ("expansion", "raise") and len(args) == 1:
+        elif key in ("expansion", "raise") and len(args) == 1 or key == "option":
             pass  # read above
         elif key == "banker" and len(args) == 1 and court is not None:
             court = dataclasses.replace(court, banker=_int(line, args[0]))

@@ -116,7 +116,8 @@ def test_money_is_a_princes_tag_only() -> None:
     assert "Money" in GRAMMAR.tags
     assert known_tags(GRAMMAR) == (
         "Game", "Rules", "Engine", "Variant", "Money", "Expansions", "CharacterRaise",
-        "Players", "SeedCommit", "Seed", "Salt", "Event", "Date", "Result", "Head")
+        "MerchantPoints", "MusePrincess", "Players", "SeedCommit", "Seed", "Salt", "Event",
+        "Date", "Result", "Head")
     # spelled as the Princes tag in a Princes log, also before [Game] (the default game)
     assert list(iter_log('[money "open"]\n[Game "princes-of-florence"]\n')) == [
         Tag(1, "Money", "open"), Tag(2, "Game", "princes-of-florence")]
