@@ -218,6 +218,8 @@ def decide_use(state: State, seat: int, cmd: Use) -> list[Any]:
         raise illegal(f"you do not hold the {cmd.character}", "use-holder")
     if cmd.character in court.used:
         raise illegal(f"you have used the {cmd.character} already", "use-once")
+    if cmd.character == "banker":
+        return _banker(state, seat, cmd)
     if cmd.character == "professor":
         if cmd.what not in ("bonus", "prestige"):
             raise illegal("the professor gives a bonus or a prestige card: "
@@ -248,6 +250,19 @@ def decide_use(state: State, seat: int, cmd: Use) -> list[Any]:
     return [PrincessWork(seat, wv, payment, cmd.pp)]
 
 
+def _banker(state: State, seat: int, cmd: Use) -> list[Any]:
+    """`use banker pp N`: the Banker won in the last round turns florins into fame."""
+    rules = state.rules
+    if state.round != rules.rounds:
+        raise illegal(f"the banker turns florins into fame only when won in round "
+                      f"{rules.rounds}, the last", "use-banker")
+    rate = rules.florins_per_pp
+    if cmd.pp < 1 or cmd.pp * rate > state.players[seat].florins:
+        raise illegal(f"you may turn florins into 1 to {state.players[seat].florins // rate} "
+                      f"fame, at {rate} florins a point", "use-banker")
+    return [CharacterUsed(seat, "banker", "pp", fame=cmd.pp, florins=-cmd.pp * rate)]
+
+
 def legal_uses(state: State, seat: int) -> list[Command]:
     """The `use` commands the seat may give now (nothing pending)."""
     court = state.court
@@ -258,7 +273,11 @@ def legal_uses(state: State, seat: int) -> list[Command]:
     for c in held:
         if c in court.used:
             continue
-        if c == "professor":
+        if c == "banker" and state.round == state.rules.rounds:
+            rate = state.rules.florins_per_pp
+            out.extend(Use(c, "pp", n)
+                       for n in range(1, state.players[seat].florins // rate + 1))
+        elif c == "professor":
             out.extend(Use(c, d) for d in ("bonus", "prestige")
                        if decks.deck_size(state.decks[d]))
         elif c == "merchant":
@@ -277,7 +296,7 @@ def legal_uses(state: State, seat: int) -> list[Command]:
     return out
 
 
-USABLE = ("professor", "merchant", "princess")
+USABLE = ("banker", "professor", "merchant", "princess")
 """The characters used by a command (the others act by themselves)."""
 
 
@@ -344,7 +363,8 @@ def _on_ended(s: State, e: CharactersEnded) -> None:
 def _on_used(s: State, e: CharacterUsed) -> None:
     court = s.court
     assert court is not None
-    s.court = replace(court, used=(*court.used, e.character))
+    if e.character != "banker":  # the Banker's conversion may be repeated
+        s.court = replace(court, used=(*court.used, e.character))
     p = player(s, e.seat)
     p.fame += e.fame
     p.florins += e.florins

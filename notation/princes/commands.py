@@ -6,6 +6,7 @@ Grammar (words case-insensitive, any unique prefix of 3+ letters, `#` starts a c
     keep PROFESSION...            open OBJECT        bid N         pass
     bid CHARACTER N               (The Muse and the Princess: the character auction)
     use professor bonus|prestige  use merchant pp|free  use princess [pp N]
+    use banker pp N
     take OBJECT                   place LANDSCAPE CELL...          choose CARD
     build BUILDING CELL...        work PROFESSION [+BONUS ...] [pp N]
     profession    bonus           freedom FREEDOM    recruit PROFESSION from PLAYER
@@ -107,6 +108,11 @@ def _use(r: Reader, players: Vocabulary | None) -> PlayerCommand:
         deck = r.word(PROFESSOR_DECKS)
         r.end()
         return Use(character, deck)
+    if character == "banker":
+        r.keyword("pp")
+        pp = r.number()
+        r.end()
+        return Use(character, "pp", pp)
     if character == "merchant":
         way = r.word(MERCHANT_WAYS)
         r.end()
@@ -682,6 +688,8 @@ def format_command(cmd: Command) -> str:
         case Use(character, what, pp):
             if character == "princess":
                 return f"use princess pp {pp}" if pp else "use princess"
+            if character == "banker":
+                return f"use banker pp {pp}"
             return f"use {character} {what}"
         case Pass():
             return "pass"

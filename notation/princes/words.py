@@ -34,7 +34,7 @@ CARDS = Vocabulary(
 )
 CHARACTER_WORDS = Vocabulary("character", CHARACTERS)
 """The character cards of The Muse and the Princess (`bid CHARACTER N`)."""
-USE_WORDS = Vocabulary("character", ("professor", "merchant", "princess"))
+USE_WORDS = Vocabulary("character", ("banker", "professor", "merchant", "princess"))
 """The characters `use` names (The Muse and the Princess)."""
 MERCHANT_WAYS = Vocabulary("merchant's reward", ("pp", "free"))
 """The Merchant's two rewards: fame, or the next object won for free."""

@@ -157,6 +157,8 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str:  
                     "Banker); the action phase begins")
         case CharacterUsed(character="professor", what=deck):
             return f"{who} used the professor: a free {deck} card"
+        case CharacterUsed(character="banker", fame=fame, florins=florins):
+            return f"{who} turned {-florins} florins into {fame} fame with the banker"
         case CharacterUsed(character=c, what="free", florins=florins):
             return f"{who} used the {c}: the object won is free ({florins} back)"
         case CharacterUsed(character=c, fame=fame):
