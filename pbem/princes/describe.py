@@ -192,6 +192,7 @@ def summarise_commands(cmds: Sequence[Command], building_cost: int | None = None
     singles: list[str] = []
     characters: dict[str, list[int]] = defaultdict(list)
     princess: list[int] = []
+    banker: list[int] = []
     for c in cmds:
         match c:
             case CharacterBid():
@@ -212,6 +213,8 @@ def summarise_commands(cmds: Sequence[Command], building_cost: int | None = None
                 freedoms.append(c.freedom)
             case Use(character="princess"):
                 princess.append(c.pp)
+            case Use(character="banker"):
+                banker.append(c.pp)
             case Keep() | Choose() | Bid() | Pass() | Recruit() | TakeProfession() | Use() \
                     | TakeBonus() | Done() | Undo() | Agree() | Refuse():
                 singles.append(format_command(c))
@@ -240,6 +243,8 @@ def summarise_commands(cmds: Sequence[Command], building_cost: int | None = None
         out.append(f"freedom <freedom>   {', '.join(freedoms)}")
     if princess:
         out.append(f"use princess [pp N]   a work without a profession card; pp {_range(princess)}")
+    if banker:
+        out.append(f"use banker pp N   N = {_range(banker)} (200 florins a point)")
     if characters:
         out.append("bid <character> <florins>   "
                    + ", ".join(f"{c} {_range(a)}" for c, a in characters.items()))
