@@ -32,9 +32,8 @@ from .store import as_utc, event_rows, get_game, load_events, moves_of, seats_of
 if TYPE_CHECKING:
     from .moderator import Moderator
 
-TAG_ORDER = ("Game", "Rules", "Engine", "Variant", "Money", "Expansions", "CharacterRaise",
-             "MerchantPoints", "MusePrincess", "Players", "SeedCommit", "Seed", "Salt", "Event",
-             "Date", "Result", "Head")
+TAG_ORDER = ("Game", "Rules", "Engine", "Variant", "Money", "Players", "SeedCommit", "Seed",
+             "Salt", "Event", "Date", "Result", "Head")
 
 
 def trust_tags(started: Any, *, commitment: str, seed: str | None, salt: str | None,
@@ -63,7 +62,8 @@ def annotated_log(started: Any, moves: Sequence[tuple[int, Any]],
                   hashes: Sequence[str], tags: Sequence[tuple[str, str]], *,
                   include_chance: bool = True, annotate: bool = True,
                   public: bool = False, game: Game[Any] | None = None) -> str:
-    """The log text: tags (in TAG_ORDER, others after), then one line per command
+    """The log text: tags (in TAG_ORDER, others before `Players` in the order given: a
+    game's option tags), then one line per command
     with `round N` markers, each move and chance line annotated with the chain head
     after its events (`hashes[v - 1]` is the stored hash after `v` events).
 
@@ -76,7 +76,8 @@ def annotated_log(started: Any, moves: Sequence[tuple[int, Any]],
         IllegalMoveError: a command is not legal where it stands (a corrupt store).
     """
     rank = {name: i for i, name in enumerate(TAG_ORDER)}
-    ordered = sorted(tags, key=lambda t: rank.get(t[0], len(rank)))
+    others = rank["Players"] - 0.5
+    ordered = sorted(tags, key=lambda t: rank.get(t[0], others))
     lines = [format_tag(name, value) for name, value in ordered]
     game = game or game_named()
     grammar = grammar_for(game.name)
