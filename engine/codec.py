@@ -1,9 +1,10 @@
 """Events as data, for every game: canonical dicts, rebuilding, and redaction.
 
 An event is a frozen dataclass with two class variables: `version` (of its shape)
-and `private` (it carries hidden values). A private event names the fields that
-hold them in `secret` and the seat that may see them in its `seat` field (an event
-with no `seat` shows them to nobody until the game reveals them).
+and `private` (it carries hidden values); fields added later carry `ADDED` metadata
+(see there). A private event names the fields that hold them in `secret` and the seat
+that may see them in its `seat` field (an event with no `seat` shows them to nobody
+until the game reveals them).
 """
 
 from __future__ import annotations

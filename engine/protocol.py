@@ -38,12 +38,15 @@ class Option:
     logs as the header tag `tag` (for example `[Money "open"]`).
 
     `choices` are the spellings the tag may take, the first being the default.
+    A `quiet` option's tag is written only when it is not the default (an option
+    added later: the logs of games without it stay as they were).
     """
 
     name: str  # the keyword of the first event and of `Game.start`
     tag: str  # the log's header tag
     choices: tuple[str, ...]
     help: str = ""
+    quiet: bool = False
 
     @property
     def default(self) -> str:

@@ -38,7 +38,7 @@ def play_random(
     defaults).
 
     Raises:
-        IllegalMoveError: the game refuses the player count or variant.
+        IllegalMoveError: the game refuses the player count, variant or options.
         AssertionError: the game does not end within `max_moves`.
     """
     names = tuple(players or NAMES[:n_players])

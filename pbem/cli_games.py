@@ -83,6 +83,6 @@ GameOption = Annotated[str | None, typer.Option("--game", help=GAME_HELP,
                                                 callback=checked_game, metavar="NAME")]
 
 
-def command(app: typer.Typer, name: str) -> Any:
+def command(app: typer.Typer, name: str, context_settings: dict[str, Any] | None = None) -> Any:
     """`app.command(name)` for a command that takes --game."""
-    return app.command(name, cls=GamesCommand)
+    return app.command(name, cls=GamesCommand, context_settings=context_settings)

@@ -114,6 +114,7 @@ def show_command(
 
 
 def selfplay_command(
+    ctx: typer.Context,
     players: Annotated[int, typer.Option("--players", "-n", min=1, max=20,
                                          help="Number of players: the game's variant for "
                                               "that many (--help lists them).")] = 4,
@@ -123,6 +124,9 @@ def selfplay_command(
                                            "Seed tag, every deal and draw as a chance line.")]
     = False,
     game: GameOption = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", metavar="NAME=VALUE",
+        help="a game option (repeatable), as for `pbem new` (also --NAME VALUE)")] = None,
 ) -> None:
     """Print a complete random legal game as a log (seeded unless --recorded)."""
     import secrets
@@ -132,16 +136,24 @@ def selfplay_command(
     from engine.registry import get_game
     from engine.selfplay import play_random
 
+    from .games import game_options
     from .logs import format_game_log, result_tag
 
     chosen = get_game(game)
     variant = variant_for(chosen.variants, players)
+    try:
+        options = game_options(game, option or [], ctx.args)
+    except (ValueError, GameError) as e:
+        raise typer.BadParameter(str(e), param_hint="--option") from None
     game_seed = seed if seed is not None else secrets.token_hex(8)
     try:
-        playout = play_random(chosen, players, game_seed, variant=variant)
+        playout = play_random(chosen, players, game_seed, variant=variant, options=options)
     except GameError as e:
         raise typer.BadParameter(e.message, param_hint="--players") from None
     tags = [("Game", chosen.name), ("Variant", variant)]
+    for o in chosen.variants[variant].options:
+        if o.name in options and (options[o.name] != o.default or not o.quiet):
+            tags.append((o.tag, options[o.name]))
     if not recorded:
         tags.append(("Seed", playout.seed))
     tags.append(("Result", result_tag(playout.state, chosen)))
@@ -153,4 +165,5 @@ def register(app: typer.Typer) -> None:
     """Add this module's commands to the app."""
     command(app, "replay")(replay_command)
     command(app, "show")(show_command)
-    command(app, "selfplay")(selfplay_command)
+    command(app, "selfplay", context_settings={
+        "allow_extra_args": True, "ignore_unknown_options": True})(selfplay_command)

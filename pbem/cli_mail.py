@@ -401,6 +401,7 @@ def outbox_command(game: Annotated[str | None, typer.Argument()] = None,
 
 
 def demo_command(
+    ctx: typer.Context,
     out: Annotated[Path, typer.Option("--out", help="folder for the database and mails")]
     = Path("demo-out"),
     players: Annotated[int, typer.Option(
@@ -409,15 +410,23 @@ def demo_command(
     = 4,
     seed: int = 1,
     game: GameOption = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", metavar="NAME=VALUE",
+        help="a game option (repeatable), as for `pbem new`")] = None,
 ) -> None:
     """Play a whole game by mail among scripted players, with no server: SQLite and
     folders of .eml files stand in for the mail servers."""
     from engine.errors import GameError
 
     from .demo import run_demo
+    from .games import game_options
 
     try:
-        r = run_demo(out, players=players, seed=seed, game=game)
+        options = game_options(game, option or [], ctx.args)
+    except (ValueError, GameError) as e:
+        raise typer.BadParameter(str(e), param_hint="--option") from None
+    try:
+        r = run_demo(out, players=players, seed=seed, game=game, options=options or None)
     except GameError as e:
         raise typer.BadParameter(e.message, param_hint="--players") from None
     fame = ", ".join(f"{k} {v}" for k, v in sorted(r.fame.items(), key=lambda kv: -kv[1]))
@@ -446,5 +455,5 @@ def register(app: typer.Typer) -> None:
         cls = GamesCommand if name in ("new", "demo") else None
         # `new` takes each game's option flags (`--NAME-CHOICE`), checked by the game
         extra = {"allow_extra_args": True, "ignore_unknown_options": True} \
-            if name == "new" else None
+            if name in ("new", "demo") else None
         app.command(name, cls=cls, context_settings=extra)(_database_guard(command))

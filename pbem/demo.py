@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import shutil
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -59,12 +60,13 @@ class FakeClock:
 
 def run_demo(out_dir: Path, *, players: int = 4, seed: int = 1, typo_rate: float = 0.03,
              undo_rate: float = 0.03, max_steps: int = 5000,
-             game: str | None = None) -> DemoResult:
+             game: str | None = None,
+             options: Mapping[str, str] | None = None) -> DemoResult:
     """Play one game to the end by mail; the mails end up under `out_dir/mail`.
 
     Now and then (`undo_rate`) a player asks to take back the command just accepted,
     and the others answer `agree` (or, one time in five, `refuse`). `game`: the
-    registered game to play (None: the default game)."""
+    registered game to play (None: the default game), with its `options`."""
     t0 = time.perf_counter()
     out_dir = Path(out_dir)
     if out_dir.exists():
@@ -81,7 +83,7 @@ def run_demo(out_dir: Path, *, players: int = 4, seed: int = 1, typo_rate: float
     zones = ("Europe/Amsterdam", "America/New_York", "Asia/Tokyo", "UTC", "Europe/London")
     specs = [PlayerSpec(NAMES[i], f"{NAMES[i]}@{DOMAIN}", zones[i]) for i in range(players)]
     game_id = mod.new_game(specs, clock(), seed=f"demo-seed-{seed}",
-                           turn_hours=72, reminder_hours=24, game=game)
+                           turn_hours=72, reminder_hours=24, game=game, options=options)
     inbox, sender = transports(cfg)
     post = DirPost(MailDirs(cfg.mail_dir))
     scripted = [ScriptedPlayer(p.name, i, p.email, random.Random(f"{seed}|{p.name}"),

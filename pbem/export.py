@@ -46,7 +46,8 @@ def trust_tags(started: Any, *, commitment: str, seed: str | None, salt: str | N
     variant = game.variants.get(setup.variant)
     options = variant.options if variant is not None else ()
     tags = [("Rules", setup.edition), ("Engine", setup.engine),
-            *((o.tag, setup.options.get(o.name, o.default)) for o in options),
+            *((o.tag, value) for o in options
+              if (value := setup.options.get(o.name, o.default)) != o.default or not o.quiet),
             ("Players", ", ".join(setup.players)),
             ("SeedCommit", f"sha256:{setup.commitment or commitment}")]
     if seed is not None and salt is not None:

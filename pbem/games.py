@@ -53,8 +53,9 @@ def option_lines(name: str | None = None) -> list[str]:
 
 def game_options(name: str | None, given: list[str], flags: list[str]) -> dict[str, str]:
     """The game options `pbem new` was given: `--option NAME=VALUE` (`given`) and the
-    flags `--NAME-CHOICE` / `--no-NAME-CHOICE` (`flags`: the arguments the command did
-    not know), checked against the game's options.
+    flags `--NAME VALUE`, `--NAME=VALUE`, `--NAME-CHOICE` and `--no-NAME-CHOICE`
+    (`flags`: the arguments the command did not know), checked against the game's
+    options.
 
     Raises:
         ValueError: an option or flag the game does not have.
@@ -69,8 +70,19 @@ def game_options(name: str | None, given: list[str], flags: list[str]) -> dict[s
             raise ValueError(f"unknown game option {item!r}; {game.name} has: "
                              f"{', '.join(known) or 'none'}")
         options[key] = value
-    for flag in flags:
+    rest = list(flags)
+    while rest:
+        flag = rest.pop(0)
         word = flag.lower()
+        name, sep, value = word[2:].partition("=") if word.startswith("--") else ("", "", "")
+        if name in known:
+            if not sep:
+                if not rest:
+                    raise ValueError(f"{flag} needs a value: "
+                                     f"{' | '.join(known[name].choices)}")
+                value = rest.pop(0).lower()
+            options[name] = value.strip()
+            continue
         negated = word.startswith("--no-")
         word = word[5:] if negated else word[2:] if word.startswith("--") else ""
         for o in known.values():

@@ -8,6 +8,7 @@ from typing import Any
 
 from engine import decks
 
+from .characters import extra_wv
 from .checks import illegal, placement_error, require_action, require_action_turn, require_cash
 from .commands import Build, Command, Done, Freedom, Recruit, TakeBonus, TakeProfession, Work
 from .events import (
@@ -100,6 +101,8 @@ def _work(state: State, seat: int, cmd: Work) -> list[Event]:
             raise illegal(f"you have no bonus card {b} in hand", "work-bonus")
     wv = work_value(rules, played(p, cmd.profession, cmd.bonuses), cmd.profession,
                     cmd.bonuses)
+    if state.court is not None:
+        wv += extra_wv(state, seat)  # the Muse
     minimum = rules.min_wv[state.round - 1]
     if wv < minimum:
         raise illegal(f"this work is worth {wv} and round {state.round} needs at least "

@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.errors import NotYourTurnError
 
+from .characters import PHASE, decide_pass
 from .checks import illegal, require_turn
 from .commands import Bid, Command, Open, Pass, Take
 from .events import AuctionWon, BidPassed, BidRaised, Event, NamingDeclined, ObjectNamed
@@ -57,6 +58,8 @@ def skipped_bidder(state: State, seat: int) -> bool:
 
 
 def _pass(state: State, seat: int, cmd: Pass) -> list[Event]:
+    if state.phase == PHASE:  # the expansion's character auction
+        return decide_pass(state, seat, cmd)
     if state.turn != seat and skipped_bidder(state, seat):
         return [BidPassed(seat)]
     _require_bidding_turn(state, seat, cmd)

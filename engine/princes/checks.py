@@ -44,7 +44,7 @@ def require_action(state: State, seat: int, kind: str) -> Player:
     """
     p = require_action_turn(state, seat)
     limits = state.rules.limits
-    if p.actions >= limits["actions"]:
+    if p.actions >= limits["actions"] + (state.court is not None and _cardinal(state, seat)):
         raise illegal("you have no actions left this round", "action-limit")
     limit = limits[kind]
     if p.used.get(kind, 0) >= limit:
@@ -86,3 +86,10 @@ def placement_error(rules: Rules, p: Player, tile: str, cells: tuple[str, ...],
         return ("a building may not touch another building or the Palazzo "
                 "unless you have 2 builders")
     return None
+
+
+def _cardinal(state: State, seat: int) -> int:
+    """The Cardinal's extra action (The Muse and the Princess)."""
+    from .characters import extra_actions  # characters imports this module
+
+    return extra_actions(state, seat)

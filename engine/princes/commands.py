@@ -56,6 +56,29 @@ class Bid:
 
 @quick_init
 @dataclass(frozen=True, slots=True)
+class CharacterBid:
+    """Character auction (The Muse and the Princess): put one's marker on the card's
+    bid space of `amount` florins."""
+
+    character: str
+    amount: int
+    verb: ClassVar[str] = "bid"
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class Use:
+    """The Muse and the Princess: use a character held: `use professor bonus|prestige`,
+    `use merchant pp`, `use princess [pp N]` (a work without a profession card)."""
+
+    character: str
+    what: str = ""
+    pp: int = 0
+    verb: ClassVar[str] = "use"
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
 class Pass:
     """Auction: pass on the object; as namer, name nothing and leave the round;
     as the last player left, take nothing."""
@@ -198,7 +221,7 @@ class AddFreedoms:
 
 PlayerCommand = (
     Keep | Open | Bid | Pass | Take | Place | Choose | Build | Work | TakeProfession
-    | TakeBonus | Freedom | Recruit | Sell | Done | Undo | Agree | Refuse
+    | TakeBonus | Freedom | Recruit | Sell | Done | Undo | Agree | Refuse | CharacterBid | Use
 )
 ChanceCommand = Deal | Draw | AddFreedoms
 Command = PlayerCommand | ChanceCommand

@@ -12,6 +12,7 @@ from typing import Any
 from engine import decks
 from engine.errors import ChanceError, GameOverError, IllegalMoveError, NotYourTurnError
 
+from . import characters
 from .actions import ACTIONS, decide_action
 from .auction import AUCTION, decide_auction, skipped_bidder
 from .checks import illegal, placement_error
@@ -19,6 +20,7 @@ from .commands import (
     AddFreedoms,
     Agree,
     Bid,
+    CharacterBid,
     Choose,
     Command,
     Deal,
@@ -31,6 +33,7 @@ from .commands import (
     Sell,
     Take,
     Undo,
+    Use,
 )
 from .events import (
     AuctionEnded,
@@ -127,10 +130,14 @@ def _decide(state: State, seat: int, cmd: Command) -> list[Event]:
         return _decide_sell(state, seat, cmd)
     if isinstance(cmd, Pass) and skipped_bidder(state, seat):
         return [BidPassed(seat)]  # said while the winner places or draws (R18)
+    if isinstance(cmd, CharacterBid):
+        return characters.decide_bid(state, seat, cmd)
     if state.pending is not None:
         return _decide_pending(state, state.pending, seat, cmd)
     if isinstance(cmd, (Choose, Place)):
         raise illegal(f"there is nothing to {cmd.verb} now", cmd.verb)
+    if isinstance(cmd, Use):
+        return characters.decide_use(state, seat, cmd)
     if isinstance(cmd, Keep):
         return _decide_keep(state, seat, cmd)
     if state.phase in ("deal", "keep"):
@@ -203,6 +210,8 @@ def _decide_freedoms(state: State, cmd: AddFreedoms) -> list[Event]:
 
 def _decide_sell(state: State, seat: int, cmd: Sell) -> list[Event]:
     p = state.players[seat]
+    if not state.rules.fame_for_money:
+        raise illegal("fame may not be sold for money in The Muse and the Princess", "sell")
     if cmd.steps < 1:
         raise illegal("sell at least 1 step of fame", "sell")
     if cmd.steps > p.fame:
@@ -266,10 +275,11 @@ def _decide_keep(state: State, seat: int, cmd: Keep) -> list[Event]:
     return [ProfessionsKept(seat, cmd.cards, returned)]
 
 
-_PLAY: dict[type[Any], Callable[[State, int, Any], list[Event]]] = {**AUCTION, **ACTIONS}
+_PLAY: dict[type[Any], Callable[[State, int, Any], list[Event]]] = {
+    **AUCTION, **ACTIONS, CharacterBid: characters.decide_bid}
 """The auction and action commands' decisions by command type (see `apply_in_place`)."""
 
-_PLAYING = frozenset(("auction", "action", "roundend", "scored"))
+_PLAYING = frozenset(("auction", "action", "roundend", "scored", characters.PHASE))
 """The phases past setup and before the end (where `_PLAY` applies)."""
 
 
@@ -292,6 +302,8 @@ def automatic(state: State) -> list[Event]:
                            fame_sold(state.rules, p, state.price))]
     if phase == "action":
         return _action_automatic(state)
+    if phase == characters.PHASE:
+        return characters.automatic(state)
     if phase == "keep":
         return [RoundStarted(1, 0)] if all(not p.dealt for p in state.players) else []
     if phase == "roundend":
@@ -312,7 +324,10 @@ def _action_automatic(state: State) -> list[Event]:
     players = state.players
     turn = state.turn
     if turn is not None:
-        if players[turn].actions >= state.rules.limits["actions"]:
+        limit = state.rules.limits["actions"]
+        if state.court is not None:
+            limit += characters.extra_actions(state, turn)
+        if players[turn].actions >= limit:
             return [TurnEnded(turn)]
         return []
     best = max(p.best_wv for p in players)

@@ -12,11 +12,20 @@ from engine.protocol import Result, Setup, Standing, Variant
 
 from . import events as ev
 from . import game as rules_game
+from .characters import PHASE as CHARACTER_PHASE
 from .commands import AddFreedoms, Choose, Command, Deal, Done, Draw, Keep, Pass, Place, Sell
 from .legal import legal_commands
 from .ruleset import STANDARD_RULES
 from .state import FREEDOMS_DUE, State, owned_copy, replace
-from .summary import FREEDOMS, MONEY, SUMMARY
+from .summary import (
+    CHARACTER_RAISE,
+    EXPANSIONS,
+    FREEDOMS,
+    MERCHANT_POINTS,
+    MONEY,
+    MUSE_PRINCESS,
+    SUMMARY,
+)
 
 if TYPE_CHECKING:
     import random
@@ -45,30 +54,39 @@ class PrincesOfFlorence:
                 variant does not admit, or a repeated name.
         """
         offered = self.variants.get(variant)
-        known = [o.name for o in offered.options] if offered is not None else [MONEY.name]
+        known = {o.name: o for o in (offered.options if offered is not None else (MONEY,))}
         unknown = sorted(set(options) - set(known))
         if unknown:
-            raise IllegalMoveError(f"unknown option {unknown[0]!r}; known: {', '.join(known)}",
-                                   "setup")
-        money = options.get(MONEY.name, MONEY.default).strip().lower()
-        if money not in MONEY.choices:
-            raise IllegalMoveError(f"the {MONEY.tag} option is 'open' or 'hidden', not "
-                                   f"{money!r}", "setup")
-        freedoms = options.get(FREEDOMS.name, FREEDOMS.default).strip().lower()
-        if freedoms not in FREEDOMS.choices:
-            raise IllegalMoveError(f"the {FREEDOMS.tag} option is "
-                                   f"{' or '.join(map(repr, FREEDOMS.choices))}, not "
-                                   f"{freedoms!r}", "setup")
+            raise IllegalMoveError(f"unknown option {unknown[0]!r}; known: "
+                                   f"{', '.join(known)}", "setup")
+        chosen = {}
+        for name, o in known.items():
+            value = options.get(name, o.default).strip().lower()
+            if value not in o.choices:
+                spelled = " or ".join(repr(c) for c in (
+                    ("open", "hidden") if o is MONEY else o.choices))
+                raise IllegalMoveError(f"the {o.tag} option is {spelled}, not {value!r}",
+                                       "setup")
+            chosen[name] = value
+        freedoms = chosen.get(FREEDOMS.name, FREEDOMS.default)
         return rules_game.start_game(
-            players, variant=variant, money_open=money == "open", seeded=seeded,
-            commitment=commitment,
-            freedoms=0 if freedoms == FREEDOMS.default else int(freedoms))
+            players, variant=variant, money_open=chosen[MONEY.name] == "open",
+            seeded=seeded, commitment=commitment,
+            freedoms=0 if freedoms == FREEDOMS.default else int(freedoms),
+            expansions=chosen.get(EXPANSIONS.name, EXPANSIONS.default),
+            character_raise=chosen.get(CHARACTER_RAISE.name, CHARACTER_RAISE.default),
+            merchant_points=chosen.get(MERCHANT_POINTS.name, MERCHANT_POINTS.default),
+            muse_princess=chosen.get(MUSE_PRINCESS.name, MUSE_PRINCESS.default))
 
     # The hot methods are the rules' own functions (no extra call on replay's path).
     new_state = staticmethod(rules_game.new_state)
 
     def setup(self, first: ev.GameStarted) -> Setup:
-        options = {MONEY.name: "open" if first.money_open else "hidden"}
+        options = {MONEY.name: "open" if first.money_open else "hidden",
+                   EXPANSIONS.name: first.expansions,
+                   CHARACTER_RAISE.name: first.character_raise,
+                   MERCHANT_POINTS.name: first.merchant_points,
+                   MUSE_PRINCESS.name: first.muse_princess}
         offered = self.variants.get(first.variant)
         if offered is not None and FREEDOMS in offered.options:
             options[FREEDOMS.name] = str(first.freedoms) if first.freedoms else FREEDOMS.default
@@ -148,7 +166,7 @@ class PrincesOfFlorence:
                     return places[0]
         if state.phase == "keep":
             return Keep(state.players[seat].dealt[:state.rules.professions_kept])
-        if state.phase == "auction":
+        if state.phase in ("auction", CHARACTER_PHASE):
             return Pass()
         return Done()
 
@@ -160,7 +178,8 @@ class PrincesOfFlorence:
             IllegalMoveError: `seat` has nothing to do.
         """
         options = legal_commands(state, seat, free=False)
-        if state.players[seat].fame and rng.random() < SELL_CHANCE:
+        if state.players[seat].fame and state.rules.fame_for_money \
+                and rng.random() < SELL_CHANCE:
             return Sell(1)
         if not options:
             raise IllegalMoveError("this seat has nothing to do now", "turn")

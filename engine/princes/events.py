@@ -14,6 +14,15 @@ from engine import codec
 from engine.consent import Reverted as Reverted  # every game records agreed undos
 from engine.frozen import quick_init
 
+from .court import (
+    CharacterBidPlaced,
+    CharacterPassed,
+    CharactersEnded,
+    CharacterUsed,
+    CharacterWon,
+    PrincessWork,
+)
+
 
 @quick_init
 @dataclass(frozen=True, slots=True)
@@ -25,9 +34,19 @@ class GameStarted:
     edition: str = ""  # rules edition of the rules data (princes.toml)
     engine: str = ""  # engine version that judged the game
     commitment: str = ""  # hex sha256 commitment to the seed (engine.chain.seed_commitment)
+    # Fields added after games were stored (`codec.ADDED`: left out of `to_dict` while
+    # they hold their default, so older first events keep their canonical form).
     # The freedoms in the supply when an option sets them (the 2-player game's harder
-    # option: 4); 0: as the variant says. Left out of `to_dict` while 0.
+    # option: 4); 0: as the variant says.
     freedoms: int = field(default=0, metadata=codec.ADDED)
+    # "muse-and-princess": The Muse and the Princess
+    expansions: str = field(default="none", metadata=codec.ADDED)
+    # the expansion's over-bid: "higher" or "next"
+    character_raise: str = field(default="higher", metadata=codec.ADDED)
+    # the Merchant's fame with ties: "ahead" or "level"
+    merchant_points: str = field(default="ahead", metadata=codec.ADDED)
+    # the Muse adds to the Princess's work: "yes" or "no"
+    muse_princess: str = field(default="yes", metadata=codec.ADDED)
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
 
@@ -276,6 +295,8 @@ Event = (
     | LandscapePlaced | BuildingBuilt | WorkCompleted | CardBought | FreedomIntroduced
     | Recruited | FameSold | TurnEnded | RoundEnded | PrestigeScored | GameEnded | Reverted
     | FreedomsAdded
+    | CharacterBidPlaced | CharacterPassed | CharacterWon | CharactersEnded | CharacterUsed
+    | PrincessWork
 )
 
 EVENT_TYPES: dict[str, type[Any]] = {
@@ -286,6 +307,8 @@ EVENT_TYPES: dict[str, type[Any]] = {
         LandscapePlaced, BuildingBuilt, WorkCompleted, CardBought, FreedomIntroduced,
         Recruited, FameSold, TurnEnded, RoundEnded, PrestigeScored, GameEnded, Reverted,
         FreedomsAdded,
+        CharacterBidPlaced, CharacterPassed, CharacterWon, CharactersEnded, CharacterUsed,
+        PrincessWork,
     )
 }
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from engine import decks
 
+from . import characters
 from .events import (
     AuctionEnded,
     AuctionWon,
@@ -71,7 +72,7 @@ def evolve_in_place(s: State, event: Event) -> None:
 def started_state(e: GameStarted) -> State:
     """The state right after the first event: the variant's rules, stacks and decks,
     and the first deal due."""
-    rules = rules_for(e.variant)
+    rules = rules_for(e.variant, e.expansions)
     per_type = rules.freedoms_per_type(len(e.players))
     extra = e.freedoms - per_type * len(FREEDOMS) if e.freedoms else rules.freedom_extra
     deal = Pending("deal", 0, "profession", rules.professions_dealt)
@@ -90,6 +91,7 @@ def started_state(e: GameStarted) -> State:
         },
         pending=Pending(FREEDOMS_DUE, 0, n=extra) if extra else deal,
         version=1,
+        court=characters.new_court(rules, e),
     )
 
 
@@ -211,6 +213,8 @@ def _on_auction_won(s: State, e: AuctionWon) -> None:
     p.won = True
     p.fame -= e.fame_sold
     p.florins += e.fame_sold * rules.fame_step_florins - e.price
+    if s.court is not None:  # the expansion: the Merchant may make it free
+        characters.note_price(s, e.seat, e.price)
     pending = None
     if e.obj == "prestige":
         n = min(rules.draw, decks.deck_size(s.decks["prestige"]))
@@ -238,6 +242,9 @@ def _on_auction_won(s: State, e: AuctionWon) -> None:
 
 
 def _on_auction_ended(s: State, e: AuctionEnded) -> None:
+    if s.court is not None:  # the expansion: the character auction comes first
+        characters.open_court(s)
+        return
     s.phase = "action"
     s.turn = s.start
 
@@ -400,5 +407,6 @@ EVOLVE: dict[type[Any], Callable[[State, Any], None]] = {
     PrestigeScored: _on_prestige_scored,
     GameEnded: _on_game_ended,
     FreedomsAdded: _on_freedoms_added,
+    **characters.EVOLVE,
 }
 

@@ -42,7 +42,7 @@ from .queries import (
     to_act,
 )
 from .ruleset import FREEDOMS as FREEDOM_TYPES
-from .ruleset import STANDARD, TWO_PLAYER, rules_for
+from .ruleset import NO_EXPANSION, STANDARD, TWO_PLAYER, rules_for
 from .state import State, replace
 
 __all__ = [
@@ -59,6 +59,8 @@ VARIANTS = (STANDARD, TWO_PLAYER)
 def start_game(
     players: Sequence[str], *, variant: str = STANDARD, money_open: bool = False,
     seeded: bool = True, commitment: str = "", freedoms: int = 0,
+    expansions: str = NO_EXPANSION, character_raise: str = "higher",
+    merchant_points: str = "ahead", muse_princess: str = "yes",
 ) -> GameStarted:
     """The first event of a new game, stamped with the rules edition and the engine
     version; `commitment` is the published commitment to the seed, if any; `freedoms`
@@ -71,7 +73,7 @@ def start_game(
     if variant not in VARIANTS:
         raise IllegalMoveError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}",
                                "setup")
-    rules = rules_for(variant)
+    rules = rules_for(variant, expansions)
     if not rules.min_players <= len(players) <= rules.max_players:
         counts = (f"{rules.min_players}" if rules.min_players == rules.max_players
                   else f"{rules.min_players} to {rules.max_players}")
@@ -85,7 +87,8 @@ def start_game(
             raise IllegalMoveError(f"the {variant} game has no option of {freedoms} freedoms",
                                    "setup")
     return GameStarted(tuple(players), variant, money_open, seeded, rules.edition, __version__,
-                       commitment, freedoms)
+                       commitment, freedoms, expansions, character_raise, merchant_points,
+                       muse_princess)
 
 
 def new_state(started: GameStarted) -> State:

@@ -6,6 +6,7 @@ from itertools import combinations
 
 from engine import decks
 
+from . import characters
 from .actions import recruits_now
 from .auction import skipped_bidder
 from .commands import (
@@ -47,7 +48,7 @@ def legal_commands(state: State, seat: int, *, free: bool = True) -> list[Comman
     rules = state.rules
     grid = rules.grid
     p = state.players[seat]
-    if free and p.fame:
+    if free and p.fame and rules.fame_for_money:
         out.extend(Sell(k) for k in range(1, p.fame + 1))
     if skipped_bidder(state, seat):
         out.append(Pass())  # out of turn, recorded only (R18)
@@ -68,8 +69,12 @@ def legal_commands(state: State, seat: int, *, free: bool = True) -> list[Comman
         return out
     if recruits_now(state, seat):
         out.extend(_recruits(state, seat))  # out of turn, at once (R19)
+    if state.court is not None:
+        out.extend(characters.legal_uses(state, seat))
     if state.turn != seat:
         return out
+    if state.phase == characters.PHASE:
+        return out + characters.legal_bids(state, seat)
     if state.phase == "auction":
         if state.lot is not None:
             if can_pay(rules, p, state.price + rules.raise_step):
@@ -82,7 +87,7 @@ def legal_commands(state: State, seat: int, *, free: bool = True) -> list[Comman
     # Action phase.
     if p.recruiting:
         out.extend(_recruits(state, seat))
-    if p.actions < rules.limits["actions"]:
+    if p.actions < rules.limits["actions"] + characters.extra_actions(state, seat):
         used = p.used
         if used.get("work", 0) < rules.limits["work"]:
             out.extend(_works(state, seat))
@@ -117,12 +122,13 @@ def _works(state: State, seat: int) -> list[Command]:
     p = state.players[seat]
     rules = state.rules
     minimum = rules.min_wv[state.round - 1]
+    extra = characters.extra_wv(state, seat)  # the Muse
     bonus = p.bonus_hand[:6]  # more than 6 bonus cards in hand: list subsets of the first 6
     out: list[Command] = []
     for prof in dict.fromkeys(p.hand):
         for k in range(len(bonus) + 1):
             for combo in combinations(bonus, k):
-                wv = work_value(rules, played(p, prof, combo), prof, combo)
+                wv = work_value(rules, played(p, prof, combo), prof, combo) + extra
                 if wv >= minimum:
                     most = wv * 100 // rules.florins_per_pp
                     out.extend(Work(prof, combo, pp) for pp in range(most + 1))

@@ -64,7 +64,10 @@ def stack_open(state: State, obj: str) -> bool:
 
 
 def can_pay(rules: Rules, p: Player, amount: int) -> bool:
-    """Cash plus what selling all fame would bring covers the amount (ruling R5)."""
+    """Cash plus what selling all fame would bring covers the amount (ruling R5); cash
+    alone where fame may not be sold (The Muse and the Princess)."""
+    if not rules.fame_for_money:
+        return amount <= p.florins
     return amount <= p.florins + p.fame * rules.fame_step_florins
 
 

@@ -34,6 +34,8 @@ its winner chooses the type when placing it."""
 LOT_OBJECTS = (LANDSCAPE_LOT, "jester", "builder", "prestige", "recruiting")
 """The auction objects of a variant whose landscapes are one lot."""
 DECKS = ("profession", "prestige", "bonus")
+NO_EXPANSION = "none"
+"""The `expansions` option's value for the game without expansions."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +62,19 @@ class PrestigeCard:
     thresholds: Mapping[str, int]  # for at-least
     full: int
     tie: int
+
+
+@dataclass(frozen=True, slots=True)
+class CourtRules:
+    """The character auction of The Muse and the Princess: florins on the Banker at
+    the start and added when unsold, florins per bid space, and each character's bid
+    spaces (lowest, highest), in florins."""
+
+    banker_start: int
+    banker_growth: int
+    bid_step: int
+    spaces: Mapping[str, tuple[int, int]]
+    princess: Mapping[str, int]  # the Princess's work value per landscape, builder ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +125,9 @@ class Rules:
     bonus: Mapping[str, BonusCard]
     prestige: Mapping[str, PrestigeCard]
     grid: Grid
+    expansion: str = NO_EXPANSION  # the `expansions` option: "none" or "muse-and-princess"
+    fame_for_money: bool = True  # fame may be sold for money (not in the expansion)
+    court: CourtRules | None = None  # the character auction, in the expansion
 
     def freedoms_per_type(self, players: int) -> int:
         """Freedoms of each type in the supply before the extra ones."""
@@ -129,10 +147,10 @@ class Rules:
     def __deepcopy__(self, memo: dict[int, Any]) -> Rules:
         return self
 
-    def __reduce__(self) -> tuple[Any, tuple[str]]:
-        if rules_for(self.variant) is not self:
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        if rules_for(self.variant, self.expansion) is not self:
             raise TypeError("only the packaged rules (rules_for) can be pickled")
-        return rules_for, (self.variant,)
+        return rules_for, (self.variant, self.expansion)
 
 
 def _frozen(d: Mapping[Any, Any]) -> Mapping[Any, Any]:
@@ -174,12 +192,41 @@ def _per_type(value: int | str) -> int:
                      f"not {value!r}")
 
 
-def parse_rules(data: Mapping[str, Any], variant: str = STANDARD) -> Rules:
-    """Build typed rules for a variant from the parsed TOML document.
+def expansions(data: Mapping[str, Any]) -> tuple[str, ...]:
+    """The expansions a parsed rules document describes."""
+    return tuple(data.get("expansions", {}))
+
+
+def _court(data: Mapping[str, Any], expansion: str) -> CourtRules | None:
+    """The expansion's character auction, None for the game without one.
 
     Raises:
-        IllegalMoveError: the document describes no such variant.
+        IllegalMoveError: the document describes no such expansion.
     """
+    if expansion == NO_EXPANSION:
+        return None
+    described = data.get("expansions", {})
+    if expansion not in described:
+        raise IllegalMoveError(f"unknown expansion {expansion!r}; the rules data describes: "
+                               f"{', '.join(described) or 'none'}", "setup")
+    spec = described[expansion]
+    step = spec["bid_step"]
+    return CourtRules(spec["banker_start"], spec["banker_growth"], step,
+                      _frozen({c: (low * step, high * step)
+                               for c, (low, high) in spec["spaces"].items()}),
+                      _frozen(spec["princess"]))
+
+
+def parse_rules(data: Mapping[str, Any], variant: str = STANDARD,
+                expansion: str = NO_EXPANSION) -> Rules:
+    """Build typed rules for a variant, with an expansion or none, from the parsed TOML
+    document.
+
+    Raises:
+        IllegalMoveError: the document describes no such variant or expansion.
+    """
+    court = _court(data, expansion)
+    fame_for_money = court is None or data["expansions"][expansion]["fame_for_money"]
     data = _overlaid(data, variant)
     low, high = data["players"]
     setup, costs, fame, work, limits = (
@@ -258,16 +305,22 @@ def parse_rules(data: Mapping[str, Any], variant: str = STANDARD) -> Rules:
         prestige=_frozen(prestige),
         grid=Grid(data["grid"]["width"], data["grid"]["height"], data["grid"]["palazzo"],
                   tiles, shapes),
+        expansion=expansion,
+        fame_for_money=fame_for_money,
+        court=court,
     )
 
 
-def load_rules(text: str | None = None, variant: str = STANDARD) -> Rules:
-    """Load a variant's rules from TOML text, or from the packaged data file.
+def load_rules(text: str | None = None, variant: str = STANDARD,
+               expansion: str = NO_EXPANSION) -> Rules:
+    """Load a variant's rules (with an expansion or none) from TOML text, or from the
+    packaged data file.
 
     Raises:
-        IllegalMoveError: the data describes no such variant.
+        IllegalMoveError: the data describes no such variant or expansion.
     """
-    return parse_rules(tomllib.loads(_packaged() if text is None else text), variant)
+    return parse_rules(tomllib.loads(_packaged() if text is None else text), variant,
+                       expansion)
 
 
 @cache
@@ -278,14 +331,19 @@ def _packaged() -> str:
     return files("engine.princes").joinpath("data/princes.toml").read_text(encoding="utf-8")
 
 
-@cache
-def rules_for(variant: str) -> Rules:
-    """The packaged rules data of a variant (built once per variant).
+def rules_for(variant: str, expansion: str = NO_EXPANSION) -> Rules:
+    """The packaged rules data of a variant with an expansion or none (built once
+    each).
 
     Raises:
-        IllegalMoveError: the data describes no such variant.
+        IllegalMoveError: the data describes no such variant or expansion.
     """
-    return load_rules(None, variant)
+    return _rules_for(variant, expansion)
+
+
+@cache
+def _rules_for(variant: str, expansion: str) -> Rules:
+    return load_rules(None, variant, expansion)
 
 
 STANDARD_RULES = rules_for(STANDARD)

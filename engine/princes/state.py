@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 from engine.decks import Deck
 
+from .court import Court
 from .ruleset import Rules
 
 CHANCE = -1  # the pseudo-seat that deals and draws
@@ -130,6 +131,7 @@ class State:
     pending: Pending | None = None
     winners: tuple[int, ...] = ()
     version: int = 0  # number of events folded in
+    court: Court | None = None  # the character cards, in a game with the expansion
     # The seats (bits) whose Player this state shares with another state: a fold
     # copies such a player before changing it (`player`). Not part of the value.
     shared: int = field(default=0, compare=False, repr=False)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from engine import decks
 
+from .court import CHARACTERS
 from .events import Event, redact
 from .grid import Grid
 from .queries import to_act
@@ -55,6 +56,17 @@ class PendingView:
 
 
 @dataclass(frozen=True, slots=True)
+class CharacterView:
+    """A character card of The Muse and the Princess (all of it is public)."""
+
+    name: str
+    holder: str | None  # who won it (held until the next character auction)
+    bidder: str | None  # whose marker lies on it in the character auction
+    bid: int
+    money: int  # florins on it (the Banker)
+
+
+@dataclass(frozen=True, slots=True)
 class View:
     viewer: int | None
     phase: str
@@ -78,6 +90,8 @@ class View:
     version: int
     building_costs: tuple[int, ...] = ()  # by builders employed (the variant's rules)
     landscape_lot: bool = False  # the landscapes are auctioned as one lot (2 players)
+    characters: tuple[CharacterView, ...] = ()  # with The Muse and the Princess
+    fame_for_money: bool = True  # fame may be sold (not with the expansion)
 
 
 _LETTERS = {
@@ -142,7 +156,25 @@ def view_for(state: State, seat: int | None) -> View:
         winners=tuple(names[w] for w in state.winners), money_open=state.money_open,
         version=state.version, building_costs=state.rules.building_cost,
         landscape_lot=state.rules.landscape_lot,
+        characters=_characters(state), fame_for_money=state.rules.fame_for_money,
     )
+
+
+def _characters(state: State) -> tuple[CharacterView, ...]:
+    court = state.court
+    if court is None:
+        return ()
+    names = [p.name for p in state.players]
+    out = []
+    for c in CHARACTERS:
+        holder = court.holder(c)
+        marker = court.marker(c)
+        out.append(CharacterView(
+            c, names[holder] if holder is not None else None,
+            names[marker[0]] if marker is not None else None,
+            marker[1] if marker is not None else 0,
+            court.banker if c == "banker" else 0))
+    return tuple(out)
 
 
 def events_visible_to(events: Iterable[Event], seat: int | None) -> list[Event]:

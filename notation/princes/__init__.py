@@ -30,9 +30,11 @@ from .words import (
 NAME = "princes-of-florence"
 """The game's name (`engine.princes` and the [Game] tag)."""
 
-TAGS = ("Money", "Freedoms")
-"""The game's own header tags, its options: `Money` (`open` or `hidden`) and the
-2-player game's `Freedoms` (`5` or `4`)."""
+TAGS = ("Money", "Freedoms", "Expansions", "CharacterRaise", "MerchantPoints", "MusePrincess")
+"""The game's own header tags, its options: `Money` (`hidden` or `open`), the 2-player
+game's `Freedoms` (`5` or `4`), `Expansions` (`none` or `muse-and-princess`), and the
+expansion's disputed readings `CharacterRaise` (`higher` or `next`), `MerchantPoints`
+(`ahead` or `level`) and `MusePrincess` (`yes` or `no`)."""
 
 
 class PrincesGrammar:

@@ -4,6 +4,9 @@ lines, format them back.
 Grammar (words case-insensitive, any unique prefix of 3+ letters, `#` starts a comment):
 
     keep PROFESSION...            open OBJECT        bid N         pass
+    bid CHARACTER N               (The Muse and the Princess: the character auction)
+    use professor bonus|prestige  use merchant pp|free  use princess [pp N]
+    use banker pp N
     take OBJECT                   place LANDSCAPE CELL...          choose CARD
     build BUILDING CELL...        work PROFESSION [+BONUS ...] [pp N]
     profession    bonus           freedom FREEDOM    recruit PROFESSION from PLAYER
@@ -24,6 +27,7 @@ from engine.princes.commands import (
     Bid,
     Build,
     ChanceCommand,
+    CharacterBid,
     Choose,
     Command,
     Deal,
@@ -42,6 +46,7 @@ from engine.princes.commands import (
     TakeBonus,
     TakeProfession,
     Undo,
+    Use,
     Work,
 )
 from notation.limits import MAX_DIGITS
@@ -54,14 +59,18 @@ from .words import (
     CARDS,
     CELL_ORDER,
     CHANCE_WORDS,
+    CHARACTER_WORDS,
     DECK_CARDS,
     DECK_WORDS,
     FIRST_CELL,
     FREEDOM_WORDS,
     LANDSCAPE_WORDS,
     LAST_CELL,
+    MERCHANT_WAYS,
     OBJECT_WORDS,
     PROFESSIONS,
+    PROFESSOR_DECKS,
+    USE_WORDS,
     VERBS,
 )
 
@@ -85,9 +94,41 @@ def _open(r: Reader, players: Vocabulary | None) -> PlayerCommand:
 
 
 def _bid(r: Reader, players: Vocabulary | None) -> PlayerCommand:
+    if not r.at_end and (_CHARACTER.get(r.peek()) or _CHARACTER.get(r.peek().lower())):
+        character = r.word(CHARACTER_WORDS)
+        amount = r.number()
+        r.end()
+        return CharacterBid(character, amount)
     amount = r.number()
     r.end()
     return Bid(amount)
+
+
+def _use(r: Reader, players: Vocabulary | None) -> PlayerCommand:
+    character = r.word(USE_WORDS)
+    if character == "professor":
+        deck = r.word(PROFESSOR_DECKS)
+        r.end()
+        return Use(character, deck)
+    if character == "banker":
+        r.keyword("pp")
+        pp = r.number()
+        r.end()
+        return Use(character, "pp", pp)
+    if character == "merchant":
+        way = r.word(MERCHANT_WAYS)
+        r.end()
+        return Use(character, way)
+    pp = 0
+    if not r.at_end:
+        r.keyword("pp")
+        pp = r.number()
+    r.end()
+    return Use(character, "", pp)
+
+
+def _fast_use(toks: list[str], players: Vocabulary | None) -> PlayerCommand | None:
+    return None  # rare: the reader parses it
 
 
 def _pass(r: Reader, players: Vocabulary | None) -> PlayerCommand:
@@ -273,6 +314,7 @@ _READERS: dict[str, Callable[[Reader, Vocabulary | None], PlayerCommand]] = {
     "recruit": _recruit,
     "sell": _sell,
     "done": _done,
+    "use": _use,
     "undo": _undo,
     "agree": _agree,
     "refuse": _refuse,
@@ -380,6 +422,7 @@ _FREEDOM = FREEDOM_WORDS.lookup
 _CARD = CARDS.lookup
 _CHANCE = CHANCE_WORDS.lookup
 _DECK = DECK_WORDS.lookup
+_CHARACTER = CHARACTER_WORDS.lookup
 _CELLS = frozenset(CELL_ORDER)
 _CELL_RANK = CELL_ORDER.__getitem__
 _DECK_LOOKUP = {deck: vocabulary.lookup for deck, vocabulary in DECK_CARDS.items()}
@@ -439,6 +482,13 @@ def _fast_amount(toks: list[str]) -> int | None:
 
 
 def _fast_bid(toks: list[str], players: Vocabulary | None) -> PlayerCommand | None:
+    if len(toks) == 3:  # bid CHARACTER N
+        tok = toks[1]
+        character = _CHARACTER.get(tok) or _CHARACTER.get(tok.lower())
+        amount = _fast_number(toks[2])
+        if character is None or amount is None:
+            return None
+        return CharacterBid(character, amount)
     amount = _fast_amount(toks)
     return Bid(amount) if amount is not None else None
 
@@ -542,6 +592,7 @@ _FAST: dict[str, Callable[[list[str], Vocabulary | None], PlayerCommand | None]]
     "take": _fast_take,
     "choose": _fast_choose,
     "freedom": _fast_freedom,
+    "use": _fast_use,
 }
 """The fast readers of the commands that take words after the verb, given all the
 tokens (two at least); `_SIMPLE` has those that take none."""
@@ -651,6 +702,14 @@ def format_command(cmd: Command) -> str:
             return f"open {obj}"
         case Bid(amount):
             return f"bid {amount}"
+        case CharacterBid(character, amount):
+            return f"bid {character} {amount}"
+        case Use(character, what, pp):
+            if character == "princess":
+                return f"use princess pp {pp}" if pp else "use princess"
+            if character == "banker":
+                return f"use banker pp {pp}"
+            return f"use {character} {what}"
         case Pass():
             return "pass"
         case Take(obj):

@@ -4,6 +4,7 @@ and the cells of its grid."""
 
 from __future__ import annotations
 
+from engine.princes.court import CHARACTERS
 from engine.princes.ruleset import (
     DECKS,
     FREEDOMS,
@@ -18,7 +19,7 @@ VERBS = Vocabulary(
     "command",
     (
         "keep", "open", "bid", "pass", "take", "place", "choose", "build", "work",
-        "profession", "bonus", "freedom", "recruit", "sell", "done", *UNDO_VERBS,
+        "profession", "bonus", "freedom", "recruit", "sell", "done", *UNDO_VERBS, "use",
     ),
     whole=("done", "pass", *UNDO_VERBS, "bonus", "profession"),
 )
@@ -40,6 +41,14 @@ CARDS = Vocabulary(
     expected=("profession", "bonus card", "prestige card"),
     wanted="a profession, bonus card or prestige card",
 )
+CHARACTER_WORDS = Vocabulary("character", CHARACTERS)
+"""The character cards of The Muse and the Princess (`bid CHARACTER N`)."""
+USE_WORDS = Vocabulary("character", ("banker", "professor", "merchant", "princess"))
+"""The characters `use` names (The Muse and the Princess)."""
+MERCHANT_WAYS = Vocabulary("merchant's reward", ("pp", "free"))
+"""The Merchant's two rewards: fame, or the next object won for free."""
+PROFESSOR_DECKS = Vocabulary("deck", ("bonus", "prestige"))
+"""The decks the Professor draws from."""
 DECK_WORDS = Vocabulary("deck", DECKS)
 CHANCE_WORDS = Vocabulary("chance event", ("deal", "draw", "freedoms"))
 """The chance lines: `* deal`, `* draw` and the 2-player game's `* freedoms` (the

@@ -75,6 +75,9 @@ def status_context(view: View) -> dict[str, Any]:
     auction_line = ""
     if view.lot is not None:
         auction_line = f"Auction: the {lot_text(view)}, highest bid {view.price} by {view.high}."
+    characters_line = ""
+    if view.characters:
+        characters_line = "Characters: " + "; ".join(_character(c) for c in view.characters)
     supply = "; ".join([
         "objects " + stacks_text(view),
         "buildings " + ", ".join(f"{k} {v}" for k, v in view.buildings_left),
@@ -83,6 +86,7 @@ def status_context(view: View) -> dict[str, Any]:
     return {
         "headline": headline(view, me.name), "turn_line": turn_line(view, me.name),
         "pending_line": pending_line, "auction_line": auction_line,
+        "characters_line": characters_line,
         "me": {
             "name": me.name, "fame": me.fame, "florins": me.florins, "builders": me.builders,
             "jesters": me.jesters, "hand": me.hand or (), "recruiting": me.recruiting,
@@ -91,3 +95,13 @@ def status_context(view: View) -> dict[str, Any]:
         },
         "players": players, "grid_lines": _grid_lines(view), "supply": supply,
     }
+
+
+def _character(c: Any) -> str:
+    """A character card in a line: its florins (the Banker), who holds it or bids."""
+    text = c.name + (f" ({c.money} florins)" if c.name == "banker" else "")
+    if c.holder is not None:
+        return f"{text} held by {c.holder}"
+    if c.bidder is not None:
+        return f"{text}: {c.bidder} bids {c.bid}"
+    return text

@@ -14,6 +14,7 @@ from engine.princes.commands import (
     Agree,
     Bid,
     Build,
+    CharacterBid,
     Choose,
     Command,
     Done,
@@ -29,7 +30,16 @@ from engine.princes.commands import (
     TakeBonus,
     TakeProfession,
     Undo,
+    Use,
     Work,
+)
+from engine.princes.court import (
+    CharacterBidPlaced,
+    CharacterPassed,
+    CharactersEnded,
+    CharacterUsed,
+    CharacterWon,
+    PrincessWork,
 )
 from engine.princes.events import (
     AuctionEnded,
@@ -145,6 +155,27 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str:  
             return f"{who} scored the prestige card {card}: +{fame} fame"
         case Reverted(to_version=to):
             return f"{who} asked for an undo, agreed by all: the game went back to v{to}"
+        case CharacterBidPlaced(character=c, amount=amount):
+            return f"{who} bid {amount} on the {c}"
+        case CharacterPassed():
+            return f"{who} passed in the character auction"
+        case CharacterWon(character=c, price=price, money=money):
+            took = f" and took the {money} florins on it" if money else ""
+            return f"{who} won the {c} for {price}{took}"
+        case CharactersEnded(round=rnd, banker=banker):
+            return (f"the character auction of round {rnd} ended ({banker} florins on the "
+                    "Banker); the action phase begins")
+        case CharacterUsed(character="professor", what=deck):
+            return f"{who} used the professor: a free {deck} card"
+        case CharacterUsed(character="banker", fame=fame, florins=florins):
+            return f"{who} turned {-florins} florins into {fame} fame with the banker"
+        case CharacterUsed(character=c, what="free", florins=florins):
+            return f"{who} used the {c}: the object won is free ({florins} back)"
+        case CharacterUsed(character=c, fame=fame):
+            return f"{who} used the {c}: +{fame} fame"
+        case PrincessWork(wv=wv, payment=pay, pp=pp):
+            taking = f", taking {pp} fame" if pp else ""
+            return f"{who} completed a work with the princess: work value {wv}, paid {pay}{taking}"
         case GameEnded(winners=winners):
             return "the game ended; " + ("winner: " if len(winners) == 1 else "winners: ") + \
                 ", ".join("you" if w == viewer else names[w] for w in winners)
@@ -169,8 +200,13 @@ def summarise_commands(cmds: Sequence[Command], building_cost: int | None = None
     sells: list[int] = []
     freedoms: list[str] = []
     singles: list[str] = []
+    characters: dict[str, list[int]] = defaultdict(list)
+    princess: list[int] = []
+    banker: list[int] = []
     for c in cmds:
         match c:
+            case CharacterBid():
+                characters[c.character].append(c.amount)
             case Build():
                 builds[c.building].append(c)
             case Place():
@@ -185,7 +221,11 @@ def summarise_commands(cmds: Sequence[Command], building_cost: int | None = None
                 sells.append(c.steps)
             case Freedom():
                 freedoms.append(c.freedom)
-            case Keep() | Choose() | Bid() | Pass() | Recruit() | TakeProfession() \
+            case Use(character="princess"):
+                princess.append(c.pp)
+            case Use(character="banker"):
+                banker.append(c.pp)
+            case Keep() | Choose() | Bid() | Pass() | Recruit() | TakeProfession() | Use() \
                     | TakeBonus() | Done() | Undo() | Agree() | Refuse():
                 singles.append(format_command(c))
     if opens:
@@ -211,6 +251,13 @@ def summarise_commands(cmds: Sequence[Command], building_cost: int | None = None
         out.append(line)
     if freedoms:
         out.append(f"freedom <freedom>   {', '.join(freedoms)}")
+    if princess:
+        out.append(f"use princess [pp N]   a work without a profession card; pp {_range(princess)}")
+    if banker:
+        out.append(f"use banker pp N   N = {_range(banker)} (200 florins a point)")
+    if characters:
+        out.append("bid <character> <florins>   "
+                   + ", ".join(f"{c} {_range(a)}" for c, a in characters.items()))
     out.extend(singles)
     if sells:
         out.append(f"sell N   N = {_range(sells)} (100 florins per step of fame; any time)")

@@ -105,6 +105,15 @@ def render_view(view: View) -> str:
         lines.append(line)
     if view.marked:
         lines.append("Stacks used this round: " + " ".join(view.marked))
+    if view.characters:
+        lines.append("Characters (The Muse and the Princess; fame is not sold):")
+        for c in view.characters:
+            line = f"  {c.name}" + (f": {c.money} florins on it" if c.name == "banker" else "")
+            if c.holder is not None:
+                line += f", held by {c.holder}"
+            elif c.bidder is not None:
+                line += f", {c.bidder} bids {c.bid}"
+            lines.append(line)
     for p in view.players:
         lines.append("")
         lines.extend(_player(p, view.to_act))

@@ -56,12 +56,24 @@ def start(game: Any, variant: Variant, players: int,
                       commitment=commitment, seeded=seeded)
 
 
-def play(game: Any, variant: Variant, players: int, seed: int) -> Playout:
+def option_sets(variant: Variant) -> list[dict[str, str]]:
+    """The option choices a contract plays besides the defaults: every option at its
+    last choice together, then each other choice alone."""
+    if not variant.options:
+        return []
+    together = {o.name: o.choices[-1] for o in variant.options}
+    alone = [{o.name: c} for o in variant.options for c in o.choices[1:]]
+    return [together, *(a for a in alone if a != together)]
+
+
+def play(game: Any, variant: Variant, players: int, seed: int,
+         options: Mapping[str, str] | None = None) -> Playout:
     """A whole random game (`engine.selfplay.play_random`), replayed move by move
     through a `Match`; the replay must give the same events and the same end."""
     random_game = play_random(game, players, f"contract|{seed}", variant=variant.name,
-                              max_moves=MAX_STEPS)
-    match = Match.start(game, random_game.players, variant=variant.name, seed=random_game.seed)
+                              options=options, max_moves=MAX_STEPS)
+    match = Match.start(game, random_game.players, variant=variant.name, options=options,
+                        seed=random_game.seed)
     states, trackers, batches = [match.state], [match.tracker], []
     for seat, cmd in random_game.moves:
         assert match.to_act(), f"{game.name}: nobody is to act in a running game"

@@ -27,6 +27,7 @@ from .checks import (
     check_shape,
     check_undo_playout,
     check_views,
+    option_sets,
     play,
     play_undoing,
 )
@@ -45,6 +46,17 @@ TABLES = [
     for game in GAME_LIST
     for variant in game.variants.values()
     for n in range(variant.min_players, variant.max_players + 1)
+]
+OPTION_TABLES = [
+    pytest.param(game, variant, n, options,
+                 id=f"{game.name}-{variant.name}-{n}-"
+                    + "-".join(f"{k}={v}" for k, v in options.items()))
+    for game in GAME_LIST
+    for variant in game.variants.values()
+    for i, options in enumerate(option_sets(variant))
+    # all the options together at every count, each alone at the fewest players
+    for n in range(variant.min_players,
+                   (variant.max_players if i == 0 else variant.min_players) + 1)
 ]
 
 
@@ -88,6 +100,21 @@ def test_random_games(game: Any, variant: Any, n: int) -> None:
         check_views(p)
         moves += len(p.moves)
         seed += 1
+
+
+@pytest.mark.parametrize(("game", "variant", "n", "options"), OPTION_TABLES)
+def test_random_games_with_options(game: Any, variant: Any, n: int,
+                                   options: dict[str, str]) -> None:
+    """The game's options (an expansion among them) play as the defaults do."""
+    for seed in range(SEEDS):
+        p = play(game, variant, n, seed, options)
+        assert dict(game.setup(p.first).options) == {
+            o.name: options.get(o.name, o.default) for o in variant.options}
+        check_playout(p)
+        check_refold(p)
+        check_codec(p)
+        check_redaction(p)
+        check_views(p)
 
 
 @pytest.mark.parametrize(("game", "variant", "n"), TABLES)

@@ -364,9 +364,20 @@ def build_given(players: tuple[str, ...], lines: Sequence[Line],
     Raises:
         CaseFormatError: an unknown item or an impossible position.
     """
-    base = new_state(started or start_game(players))
+    expansion = next((w[1] for _, who, w in _items(lines)
+                      if who is None and w[0] == "expansion" and len(w) == 2), "none")
+    raise_next = any(who is None and w == ["raise", "next"] for _, who, w in _items(lines))
+    chosen = {w[1].replace("-", "_"): w[2] for _, who, w in _items(lines)
+              if who is None and w[0] == "option" and len(w) == 3}
+    variant = {} if started is None else {"variant": started.variant,
+                                          "freedoms": started.freedoms}
+    base = new_state(start_game(players, expansions=expansion,
+                                character_raise="next" if raise_next else "higher",
+                                **variant, **chosen))
     ps = list(base.players)
     game: dict[str, Any] = {"round": 1, "phase": "auction", "start": 0}
+    court = base.court
+    characters: list[tuple[str, int]] = []
     supply: list[tuple[Line, str, int]] = []
     marked: set[str] = set()
     deck_override: dict[str, decks.Deck] = {}
@@ -380,8 +391,15 @@ def build_given(players: tuple[str, ...], lines: Sequence[Line],
         key, args = words[0], words[1:]
         if key == "round" and len(args) == 1:
             game["round"] = _int(line, args[0])
-        elif key == "phase" and len(args) == 1 and args[0] in ("auction", "action"):
+        elif key == "phase" and len(args) == 1 and args[0] in ("auction", "action",
+                                                               "characters"):
             game["phase"] = args[0]
+        elif key in ("expansion", "raise") and len(args) == 1 or key == "option":
+            pass  # read above
+        elif key == "banker" and len(args) == 1 and court is not None:
+            court = dataclasses.replace(court, banker=_int(line, args[0]))
+        elif key == "character" and len(args) == 2 and court is not None:
+            characters.append((args[0], _seat(line, players, args[1])))
         elif key in ("start", "turn", "namer") and len(args) == 1:
             game[key] = None if args[0] == "none" else _seat(line, players, args[0])
         elif key == "money" and args == ["open"]:
@@ -444,6 +462,7 @@ def build_given(players: tuple[str, ...], lines: Sequence[Line],
         money_open=game.get("money_open", False), marked=frozenset(marked), stacks=stacks,
         buildings_left=buildings_left, freedoms_left=freedoms_left, decks=deck_map,
         pending=None, lot=None, high=None, price=0, passed=frozenset(),
+        court=None if court is None else dataclasses.replace(court, held=tuple(characters)),
     )
 
 
@@ -706,6 +725,14 @@ def check_expect(run: Run, line: Line) -> None:
         want = _int(line, args[1])
     elif key == "deck":
         got, want = decks.deck_size(s.decks[args[0]]), _int(line, args[1])
+    elif key == "banker" and s.court is not None:
+        got, want = s.court.banker, _int(line, args[0])
+    elif key == "holder" and s.court is not None and len(args) == 2:
+        got, want = run.name(s.court.holder(args[0])), args[1]
+    elif key == "marker" and s.court is not None:
+        m = s.court.marker(args[0])
+        got = "none" if m is None else f"{run.name(m[0])} {m[1]}"
+        want = " ".join(args[1:])
     elif key == "pending":
         pd = s.pending
         got = "none" if pd is None else " ".join(

@@ -14,7 +14,7 @@ BY_ID = {c.id: c for c in CASES}
 TOPICS = {
     "setup", "auction", "objects", "builders", "prestige-draw", "recruiting", "actions",
     "work-value", "bonus-cards", "prestige-scoring", "buildings", "supplies", "fame",
-    "rounds", "chance", "rulings", "undo", "two-player",
+    "rounds", "chance", "rulings", "undo", "two-player", "expansion",
 }
 
 

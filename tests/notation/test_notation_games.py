@@ -115,8 +115,9 @@ def test_money_is_a_princes_tag_only() -> None:
     assert "Money" not in KNOWN_TAGS
     assert "Money" in GRAMMAR.tags
     assert known_tags(GRAMMAR) == (
-        "Game", "Rules", "Engine", "Variant", "Money", "Freedoms", "Players", "SeedCommit",
-        "Seed", "Salt", "Event", "Date", "Result", "Head")
+        "Game", "Rules", "Engine", "Variant", "Money", "Freedoms", "Expansions",
+        "CharacterRaise", "MerchantPoints", "MusePrincess", "Players", "SeedCommit", "Seed",
+        "Salt", "Event", "Date", "Result", "Head")
     # spelled as the Princes tag in a Princes log, also before [Game] (the default game)
     assert list(iter_log('[money "open"]\n[Game "princes-of-florence"]\n')) == [
         Tag(1, "Money", "open"), Tag(2, "Game", "princes-of-florence")]

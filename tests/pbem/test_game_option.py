@@ -220,3 +220,15 @@ def test_new_takes_game_options_by_name_and_by_flag(env: Path) -> None:
     assert code == 2 and "'open' or 'hidden', not 'purple'" in flat(out)
     assert set(stored_games(env)) == {"pof-1", "pof-2", "pof-3", "pof-4"}
     assert "--option money=hidden|open (also --money-open)" in flat(invoke("new", "--help")[1])
+
+
+def test_new_takes_the_expansion_as_option_flag_and_value(env: Path) -> None:
+    # --expansion VALUE and --expansion=VALUE for any game's option, as well as the others
+    assert invoke("new", *SEATS, "--expansion", "muse-and-princess")[0] == 0
+    assert invoke("new", *SEATS, "--expansion=muse-and-princess")[0] == 0
+    assert invoke("new", *SEATS, "--option", "expansion=muse-and-princess")[0] == 0
+    assert invoke("new", *SEATS)[0] == 0
+    assert [first_event_options(env, f"pof-{n}")["expansion"] for n in (1, 2, 3, 4)] == \
+        ["muse-and-princess"] * 3 + ["none"]
+    code, out = invoke("new", *SEATS, "--expansion", "cities")
+    assert code == 2 and "'none' or 'muse-and-princess', not 'cities'" in flat(out)
