@@ -340,15 +340,22 @@ def iter_log(text: str, *, grammar: Grammar | None = None) -> Iterator[LogEntry]
     # path reads, a chance line with its '*' first and a plain `round N`. Anything
     # else, and every error, goes the general way below, which is the reference. A
     # command text seen before is not read again: fast results are values of their
-    # text alone.
+    # text alone, and a whole move line seen before (with no comment) is the same
+    # actor and command again.
     fast = False  # set at the first line of the body
     fast_command: Callable[[list[str], Vocabulary | None], Any] = _none
     fast_chance: Callable[[str, int, Vocabulary | None], Any] = _none
     actors: dict[str, str] = {}
     commands: dict[str, Any] = {}  # the text after `actor:` -> its fast command
+    moves: dict[str, tuple[str, Any]] = {}  # a fast move's line -> (actor, command)
     for number, line in enumerate(lines[:MAX_LINES] if over else lines, 1):
         if crlf and line.endswith("\r"):
             line = line[:-1]
+        if fast:
+            seen_move = moves.get(line)
+            if seen_move is not None:
+                yield Move(number, seen_move[0], seen_move[1])
+                continue
         try:
             if len(line) > MAX_LINE:
                 raise _too_long(line, number)
@@ -363,6 +370,8 @@ def iter_log(text: str, *, grammar: Grammar | None = None) -> Iterator[LogEntry]
                         if command is not None:
                             commands[rest] = command
                     if command is not None:
+                        if hash_at < 0:
+                            moves[line] = (actor, command)
                         yield Move(number, actor, command)
                         continue
                 elif content[:1] == "*":
