@@ -356,6 +356,8 @@ def iter_log(text: str, *, grammar: Grammar | None = None) -> Iterator[LogEntry]
             if seen_move is not None:
                 yield Move(number, seen_move[0], seen_move[1])
                 continue
+            if not line:
+                continue
         try:
             if len(line) > MAX_LINE:
                 raise _too_long(line, number)
