@@ -76,6 +76,11 @@ _SIMPLE_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_-]*) ?"([^"\\]*)" ?\]')
 _TAG_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
 
+# The log's items are built quickly (`engine.frozen`): Move and Chance are most of
+# a log's lines.
+
+
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Tag:
     """A header tag `[Name "value"]`. Known tag names are spelled as in KNOWN_TAGS."""
@@ -85,15 +90,13 @@ class Tag:
     value: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RoundMarker:
     """A `round N` line."""
 
     line: int = field(compare=False)
     number: int
-
-
-# Move and Chance are most of a log's lines: built quickly (`engine.frozen`).
 
 
 @quick_init
@@ -116,6 +119,7 @@ class Chance:
     command: Any  # the game's chance command
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Comment:
     """A whole-line `# comment` (its text stripped). Comments after a command on the
