@@ -71,8 +71,9 @@ class Match:
         self.events = events
         self.seed = seed
         self._tracker: Tracker | None = tracker
-        # In place (while `_tracker` is None): the state this match owns, and the
-        # last command given as (seat, command, index of its first event).
+        # In place (while `_tracker` is None): the game's in-place hook (None once the
+        # tracker is worked out), the state this match owns, and the last command
+        # given as (seat, command, index of its first event).
         self._apply: Callable[[Any, int, Any], list[Any]] | None = None
         self._own: Callable[[Any], Any] | None = None
         self._owned: Any = None
@@ -119,7 +120,7 @@ class Match:
         """The undo protocol's tracker (worked out from the events for a match in
         place, which from then on plays as any other)."""
         if self._tracker is None:
-            self._tracker = START
+            self._tracker, self._apply = START, None
             if self._last is not None:
                 seat, command, at = self._last
                 self._tracker = Tracker(Last(seat, fold(self.game, self.events[:at]),
@@ -128,7 +129,7 @@ class Match:
 
     @tracker.setter
     def tracker(self, tracker: Tracker) -> None:
-        self._tracker = tracker
+        self._tracker, self._apply = tracker, None
 
     # ------------------------------------------------------------------- queries
 
@@ -167,17 +168,21 @@ class Match:
         Raises:
             IllegalMoveError: the command is refused; nothing changes.
         """
+        apply = self._apply
+        if apply is not None and not isinstance(command, UNDO_COMMANDS):
+            # In place (`in_place`), with no tracker to keep: the common case first.
+            state = self.state
+            if state is not self._owned:
+                assert self._own is not None
+                state = self.state = self._owned = self._own(state)
+            events = apply(state, seat, command)
+            if seat != CHANCE:
+                self._last = (seat, command, len(self.events))
+            self.events.extend(events)
+            return events
         if self._tracker is None and not isinstance(command, UNDO_COMMANDS):
-            # In place (`in_place`), with no tracker to keep.
-            apply = self._apply
-            if apply is None:  # the game has no in-place hook: the same rules, by value
-                self.state, events = self.game.apply(self.state, seat, command)
-            else:
-                state = self.state
-                if state is not self._owned:
-                    assert self._own is not None
-                    state = self.state = self._owned = self._own(state)
-                events = apply(state, seat, command)
+            # In place, and the game has no in-place hook: the same rules, by value.
+            self.state, events = self.game.apply(self.state, seat, command)
             if seat != CHANCE:
                 self._last = (seat, command, len(self.events))
             self.events.extend(events)

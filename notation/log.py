@@ -76,6 +76,11 @@ _SIMPLE_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_-]*) ?"([^"\\]*)" ?\]')
 _TAG_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
 
+# The log's items are built quickly (`engine.frozen`): Move and Chance are most of
+# a log's lines.
+
+
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Tag:
     """A header tag `[Name "value"]`. Known tag names are spelled as in KNOWN_TAGS."""
@@ -85,15 +90,13 @@ class Tag:
     value: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RoundMarker:
     """A `round N` line."""
 
     line: int = field(compare=False)
     number: int
-
-
-# Move and Chance are most of a log's lines: built quickly (`engine.frozen`).
 
 
 @quick_init
@@ -116,6 +119,7 @@ class Chance:
     command: Any  # the game's chance command
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Comment:
     """A whole-line `# comment` (its text stripped). Comments after a command on the
@@ -340,15 +344,24 @@ def iter_log(text: str, *, grammar: Grammar | None = None) -> Iterator[LogEntry]
     # path reads, a chance line with its '*' first and a plain `round N`. Anything
     # else, and every error, goes the general way below, which is the reference. A
     # command text seen before is not read again: fast results are values of their
-    # text alone.
+    # text alone, and a whole move line seen before (with no comment) is the same
+    # actor and command again.
     fast = False  # set at the first line of the body
     fast_command: Callable[[list[str], Vocabulary | None], Any] = _none
     fast_chance: Callable[[str, int, Vocabulary | None], Any] = _none
     actors: dict[str, str] = {}
     commands: dict[str, Any] = {}  # the text after `actor:` -> its fast command
+    moves: dict[str, tuple[str, Any]] = {}  # a fast move's line -> (actor, command)
     for number, line in enumerate(lines[:MAX_LINES] if over else lines, 1):
         if crlf and line.endswith("\r"):
             line = line[:-1]
+        if fast:
+            seen_move = moves.get(line)
+            if seen_move is not None:
+                yield Move(number, seen_move[0], seen_move[1])
+                continue
+            if not line:
+                continue
         try:
             if len(line) > MAX_LINE:
                 raise _too_long(line, number)
@@ -363,6 +376,8 @@ def iter_log(text: str, *, grammar: Grammar | None = None) -> Iterator[LogEntry]
                         if command is not None:
                             commands[rest] = command
                     if command is not None:
+                        if hash_at < 0:
+                            moves[line] = (actor, command)
                         yield Move(number, actor, command)
                         continue
                 elif content[:1] == "*":

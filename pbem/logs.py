@@ -28,6 +28,7 @@ from itertools import chain
 from typing import Any
 
 from engine.errors import GameError, IllegalMoveError, NotationError
+from engine.frozen import quick_init
 from engine.match import Match
 from engine.protocol import CHANCE, Game, Standing, Variant, variant_for
 from engine.registry import GAMES, get_game
@@ -99,6 +100,7 @@ class LogError:
         }
 
 
+@quick_init  # one per replayed log: built quickly (`engine.frozen`)
 @dataclass(frozen=True, slots=True)
 class ReplayResult:
     """What a log replays to, up to its end or its first bad line.
@@ -517,10 +519,12 @@ class _Replay:
         line = first.line
         try:
             for entry in chain((first,), entries):
-                if entry.line > last:
+                at = entry.line
+                if at > last:
                     return
-                line = entry.line
-                if type(entry) is Move:
+                line = at
+                kind = type(entry)
+                if kind is Move:
                     command = entry.command
                     if is_hidden(command):
                         break
@@ -534,11 +538,18 @@ class _Replay:
                         play(seat, command)
                     except IllegalMoveError as e:
                         raise self._illegal(entry, e, seat) from None
-                elif type(entry) is Chance:
-                    if is_hidden(entry.command):
+                elif kind is Chance:
+                    command = entry.command
+                    if is_hidden(command):
                         break
-                    self.chance(entry)
-                elif type(entry) is RoundMarker:
+                    if seeded:
+                        self.chance(entry)  # the seed's steps the log leaves out first
+                        continue
+                    try:
+                        play(CHANCE, command)
+                    except IllegalMoveError as e:
+                        raise self._illegal(entry, e, CHANCE) from None
+                elif kind is RoundMarker:
                     self.round_marker(entry)
             else:
                 return

@@ -72,7 +72,7 @@ def placement_error(rules: Rules, p: Player, tile: str, cells: tuple[str, ...],
     except KeyError:
         bad = next(c for c in cells if c not in grid.cell_names)
         return f"cell {bad} is not on the {grid.width}x{grid.height} grid"
-    if len(set(cells)) != len(cells):
+    if mask.bit_count() != len(cells):  # one bit per cell name: a name given twice
         return "a cell is named twice"
     if mask & grid.palazzo:
         return "a tile may not cover the Palazzo"

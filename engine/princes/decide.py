@@ -100,17 +100,17 @@ def apply_in_place(state: State, seat: int, cmd: Command) -> list[Event]:
     else:
         events = _decide(state, seat, cmd)
     handlers = EVOLVE  # evolve_in_place, inlined: decided events are never Reverted
-    for e in events:
+    for e in events:  # (no handler reads the version: it is counted once per batch)
         handlers[type(e)](state, e)
-        state.version += 1
+    state.version += len(events)
     while True:
         more = automatic(state)
         if not more:
             return events
         for e in more:
             handlers[type(e)](state, e)
-            state.version += 1
-        events.extend(more)
+        state.version += len(more)
+        events += more
 
 
 def _decide(state: State, seat: int, cmd: Command) -> list[Event]:

@@ -99,6 +99,24 @@ def test_comments_blank_lines_and_inline_comments() -> None:
     assert parse_log(format_log(log)) == log
 
 
+def test_a_repeated_move_line_is_read_again_with_its_own_line_number() -> None:
+    # The reader keeps the moves of lines it has read (no comment): the same text
+    # later gives the same move at its own line, and a comment, a CR or blank lines
+    # in between change nothing.
+    body = ("anna: pass\r\n\r\nanna: pass\r\nanna: pass # again\r\n\r\n"
+            "ann: pass\r\nanna: pass\r\nbas: pass\r\nanna: pass\r\n")
+    log = parse_log(HEADER.replace("\n", "\r\n") + body)
+    assert [(item.line, item) for item in log.items] == [
+        (3, Move(3, "anna", Pass())), (5, Move(5, "anna", Pass())),
+        (6, Move(6, "anna", Pass())), (8, Move(8, "anna", Pass())),
+        (9, Move(9, "anna", Pass())), (10, Move(10, "bas", Pass())),
+        (11, Move(11, "anna", Pass())),
+    ]
+    with pytest.raises(NotationError) as caught:  # a bad line after the same good one
+        parse_log(HEADER + "anna: pass\nanna: pass\nanna: pass pass\nanna: pass\n")
+    assert caught.value.line == 5
+
+
 def test_known_tag_names_are_canonical_and_others_kept() -> None:
     log = parse_log('[players "Anna, Bas"]\n[Table "3"]\n[round-Robin "yes"]\nANNA: pass\n')
     assert log.tags == (("Players", "Anna, Bas"), ("Table", "3"), ("round-Robin", "yes"))
