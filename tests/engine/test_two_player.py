@@ -70,11 +70,13 @@ def test_the_freedoms_option_is_in_the_first_event_only_when_chosen() -> None:
     five = GAME.start(["a", "b"], variant="two-player", options={}, commitment="", seeded=True)
     assert to_dict(four)["freedoms"] == 4 and "freedoms" not in to_dict(five)
     assert from_dict(to_dict(four)) == four and from_dict(to_dict(five)) == five
-    assert GAME.setup(four).options == {"money": "hidden", "freedoms": "4"}
-    assert GAME.setup(five).options == {"money": "hidden", "freedoms": "5"}
+    expansion = {"expansion": "none", "character-raise": "higher", "merchant-points": "ahead",
+                 "muse-princess": "yes"}  # the expansion's options, at their defaults
+    assert GAME.setup(four).options == {"money": "hidden", "freedoms": "4", **expansion}
+    assert GAME.setup(five).options == {"money": "hidden", "freedoms": "5", **expansion}
     standard = GAME.start(["a", "b", "c"], variant="standard", options={}, commitment="",
                           seeded=True)
-    assert set(GAME.setup(standard).options) == {"money"}
+    assert set(GAME.setup(standard).options) == {"money", *expansion}
     # A standard game's first event is stored as before the option existed.
     assert set(to_dict(standard)) == {"type", "v", "players", "variant", "money_open",
                                       "seeded", "edition", "engine", "commitment"}
