@@ -405,7 +405,7 @@ def demo_command(
     out: Annotated[Path, typer.Option("--out", help="folder for the database and mails")]
     = Path("demo-out"),
     players: Annotated[int, typer.Option(
-        "--players", "-n", min=1, max=5,
+        "--players", "-n", min=1, max=20,
         help="number of players: the game's variant for that many (--help lists them)")]
     = 4,
     seed: int = 1,

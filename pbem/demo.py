@@ -81,7 +81,8 @@ def run_demo(out_dir: Path, *, players: int = 4, seed: int = 1, typo_rate: float
     clock = FakeClock(datetime(2026, 12, 1, 18, 0, tzinfo=utcnow().tzinfo))
     rng = random.Random(f"demo|{seed}")
     zones = ("Europe/Amsterdam", "America/New_York", "Asia/Tokyo", "UTC", "Europe/London")
-    specs = [PlayerSpec(NAMES[i], f"{NAMES[i]}@{DOMAIN}", zones[i]) for i in range(players)]
+    names = [NAMES[i] if i < len(NAMES) else f"player{i + 1}" for i in range(players)]
+    specs = [PlayerSpec(n, f"{n}@{DOMAIN}", zones[i % len(zones)]) for i, n in enumerate(names)]
     game_id = mod.new_game(specs, clock(), seed=f"demo-seed-{seed}",
                            turn_hours=72, reminder_hours=24, game=game, options=options)
     inbox, sender = transports(cfg)

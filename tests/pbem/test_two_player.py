@@ -112,3 +112,14 @@ def test_selfplay_and_demo_take_two_players(env) -> None:
     exported = cli("export", "pof-1", "--db", str(env / "demo" / "pbem.sqlite"))
     assert '[Variant "two-player"]' in exported
     assert verify_log(exported).ok
+
+
+def test_demo_player_counts_come_from_the_game(env) -> None:
+    """`pbem demo` has no count of its own: the game says which counts it seats."""
+    from typer.testing import CliRunner
+
+    from pbem.cli import app
+
+    result = CliRunner().invoke(app, ["demo", "--out", str(env / "demo6"), "--players", "6"])
+    assert result.exit_code == 2
+    assert "for 3 to 5 players, not 6" in result.output
