@@ -288,11 +288,13 @@ def test_two_workers_move_the_same_mail_without_error(mailstack: MailStack, post
 
 
 def test_a_waiting_worker_wakes_for_new_mail_not_for_another_workers_move(
-        mailstack: MailStack, post: ImapPost) -> None:
+        mailstack: MailStack, post: ImapPost, monkeypatch: pytest.MonkeyPatch) -> None:
     """A worker in IDLE is not woken when another worker moves a mail away (the
     folder shrank: EXPUNGE), and is when a new mail arrives (EXISTS)."""
     import dataclasses
     import threading
+
+    from pbem import transport
 
     cfg = dataclasses.replace(moderator_config(mailstack, "sqlite://"), idle=True)
     moderator = mailstack.moderator.address
@@ -309,28 +311,26 @@ def test_a_waiting_worker_wakes_for_new_mail_not_for_another_workers_move(
         while not (fetched := mover.fetch()):
             assert time.monotonic() < end, "the first mail never arrived"
             time.sleep(0.05)
-        polls: list[list[bytes]] = []
-        poll = waiter.mb.idle.poll
+        lines: list[bytes | None] = []  # what the waiter read in IDLE
+        waiting = threading.Event()
+        next_line = transport.next_line
 
-        def spy(timeout: float) -> list[bytes]:
-            polls.append([])
-            polls[-1].extend(poll(timeout=timeout))
-            return polls[-1]
+        def spy(client: object, seconds: float) -> bytes | None:
+            waiting.set()
+            lines.append(next_line(client, seconds))  # type: ignore[arg-type]
+            return lines[-1]
 
-        waiter.mb.idle.poll = spy
+        monkeypatch.setattr(transport, "next_line", spy)
         thread = threading.Thread(target=waiter.wait, args=(60,), daemon=True)
         thread.start()
-        while not polls:
-            assert time.monotonic() < end, "the waiter never waited"
-            time.sleep(0.02)
+        assert waiting.wait(timeout=30), "the waiter never waited"
         mover.done(fetched[0].uid)
         mover.flush()  # another worker took the mail: EXPUNGE for the waiter
-        while len(polls) < 2:  # the EXPUNGE came, and the waiter waits on
-            assert thread.is_alive() and time.monotonic() < end, polls
+        while not any(b"EXPUNGE" in (r or b"") for r in lines):  # it came, the waiter waits on
+            assert thread.is_alive() and time.monotonic() < end, lines
             time.sleep(0.02)
-        assert any(b"EXPUNGE" in r for r in polls[0])
         post.send(note("second"))
         thread.join(timeout=30)
         assert not thread.is_alive(), "new mail did not end the wait"
-        assert any(b"EXISTS" in r for r in polls[-1])
+        assert lines[-1] is not None and b"EXISTS" in lines[-1]
     clear_moderator(mailstack)
