@@ -12,11 +12,13 @@ would leave the rest to be taken for a response of its own (`b'PUNGE'`).
 from __future__ import annotations
 
 import imaplib
+import io
 import re
 import selectors
 import socket
 import ssl
 import time
+from typing import cast
 
 from .errors import TransportError
 
@@ -52,12 +54,12 @@ def next_line(client: imaplib.IMAP4, seconds: float) -> bytes | None:
 def _ready(client: imaplib.IMAP4) -> bytes | None:
     """What can be read without blocking: some bytes, b'' at the end of the
     stream, or None when nothing has arrived."""
-    sock = client.socket()
+    sock: socket.socket = client.socket()
     timeout = sock.gettimeout()
     sock.settimeout(0)
     try:
         # imaplib's buffer, else one read of what has arrived (kept in the buffer)
-        ahead = client.file.peek(1)
+        ahead = cast(io.BufferedReader, client.file).peek(1)
         if ahead or isinstance(sock, ssl.SSLSocket):
             return ahead  # TLS: b'' is the end; a read that would block raises
         return sock.recv(1, socket.MSG_PEEK)  # the plain buffer was empty: b'' is the end
