@@ -87,12 +87,14 @@ class ImapPost:
         return self.boxes[address]
 
     def receive(self, address: str) -> list[EmailMessage]:
+        """The mails in the inbox; those read are deleted, and only those: a mail may
+        arrive between reading the folder and deleting (the next call reads it)."""
         mb = self.box(address)
         mb.client.noop()
-        msgs = [parse_raw(m.obj.as_bytes()) for m in mb.fetch(mark_seen=False, bulk=True)]
-        uids = mb.uids()
-        if uids:
-            mb.delete(uids)
+        fetched = list(mb.fetch(mark_seen=False, bulk=True))
+        if fetched:
+            mb.delete([m.uid for m in fetched])
+        msgs = [parse_raw(m.obj.as_bytes()) for m in fetched]
         for m in msgs:
             self.received[str(m["Message-ID"]).strip()] += 1  # a long one is folded
         return msgs

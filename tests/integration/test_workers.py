@@ -28,7 +28,7 @@ from pbem.config import Config
 from pbem.moderator import Moderator, PlayerSpec
 from pbem.scripted_tables import Tables
 from pbem.store import EventRow, Game, InboundMail, MoveRow, OutMail, Store, utcnow
-from pbem.transport import ImapInbox, parse_raw
+from pbem.transport import ImapInbox
 
 from .conftest import MailStack
 from .test_moderator_mail import (
@@ -110,26 +110,10 @@ def seating(stack: MailStack) -> list[list[PlayerSpec]]:
     return [[p[0], p[1], p[2]], [p[3], p[4], p[5]], [p[4], p[0], p[2]]]
 
 
-class Post(ImapPost):
-    """`ImapPost` that deletes only the mails it read: with several workers, a mail
-    may arrive between reading a folder and emptying it."""
-
-    def receive(self, address: str) -> list[EmailMessage]:
-        mb = self.box(address)
-        mb.client.noop()
-        fetched = list(mb.fetch(mark_seen=False, bulk=True))
-        if fetched:
-            mb.delete([m.uid for m in fetched])
-        msgs = [parse_raw(m.obj.as_bytes()) for m in fetched]
-        for m in msgs:
-            self.received[str(m["Message-ID"])] += 1
-        return msgs
-
-
 @pytest.fixture
 def post(mailstack: MailStack) -> Iterator[ImapPost]:
     """Six players' mailboxes and the moderator's, emptied."""
-    p = Post(mailstack)
+    p = ImapPost(mailstack)
     clear_moderator(mailstack)
     p.clear(*(a.address for a in mailstack.players[:6]))
     yield p
