@@ -276,6 +276,7 @@ def test_a_waiting_worker_wakes_for_new_mail_not_for_another_workers_move(
     """A worker in IDLE is not woken when another worker moves a mail away (the
     folder shrank: EXPUNGE), and is when a new mail arrives (EXISTS)."""
     import dataclasses
+    import imaplib
     import threading
 
     from pbem import transport
@@ -299,9 +300,9 @@ def test_a_waiting_worker_wakes_for_new_mail_not_for_another_workers_move(
         waiting = threading.Event()
         next_line = transport.next_line
 
-        def spy(client: object, seconds: float) -> bytes | None:
+        def spy(client: imaplib.IMAP4, seconds: float) -> bytes | None:
             waiting.set()
-            lines.append(next_line(client, seconds))  # type: ignore[arg-type]
+            lines.append(next_line(client, seconds))
             return lines[-1]
 
         monkeypatch.setattr(transport, "next_line", spy)
