@@ -296,6 +296,8 @@ def test_a_waiting_worker_wakes_for_new_mail_not_for_another_workers_move(
         while not (fetched := mover.fetch()):
             assert time.monotonic() < end, "the first mail never arrived"
             time.sleep(0.05)
+        # The waiter has seen the mail too: else IDLE would begin by telling it (EXISTS).
+        assert waiter.fetch() == fetched
         lines: list[bytes | None] = []  # what the waiter read in IDLE
         waiting = threading.Event()
         next_line = transport.next_line
