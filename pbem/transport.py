@@ -38,6 +38,7 @@ import aiosmtplib
 
 from .config import Config
 from .errors import TransportError
+from .imap_idle import next_line
 from .mime import Outgoing
 from .outbound import PermanentFailure
 
@@ -425,7 +426,9 @@ class ImapInbox:
     def wait(self, seconds: float) -> None:
         """Until new mail arrives (with IDLE), or `seconds` pass. Other news of the
         folder (another worker moving a mail away: EXPUNGE) does not end the wait,
-        so several workers on one folder do not wake each other for nothing."""
+        so several workers on one folder do not wake each other for nothing. The
+        server's lines are read whole (`pbem.imap_idle`); a connection lost or
+        closed raises `TransportError` (the loop connects again)."""
         if not self.cfg.idle:
             time.sleep(seconds)
             return
@@ -433,11 +436,12 @@ class ImapInbox:
         try:
             self.idling = True
             self.mb.idle.start()
-            while (left := end - time.monotonic()) > 0:
-                news = self.mb.idle.poll(timeout=left)  # nothing: time is up, or EOF
-                if not news or any(_NEW_MAIL.match(r) for r in news):
+            while (line := next_line(self.mb.client, end - time.monotonic())) is not None:
+                if _NEW_MAIL.match(line):
                     break
-            self.mb.idle.stop()
+                if line.startswith(b"* BYE"):
+                    raise TransportError(f"the server hung up: {line!r:.200}")
+            self.mb.idle.stop()  # DONE, and the server's tagged OK
             self.idling = False
         except Exception as e:
             raise TransportError(f"IMAP IDLE: {e}") from e

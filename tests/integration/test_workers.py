@@ -28,7 +28,7 @@ from pbem.config import Config
 from pbem.moderator import Moderator, PlayerSpec
 from pbem.scripted_tables import Tables
 from pbem.store import EventRow, Game, InboundMail, MoveRow, OutMail, Store, utcnow
-from pbem.transport import ImapInbox, parse_raw
+from pbem.transport import ImapInbox
 
 from .conftest import MailStack
 from .test_moderator_mail import (
@@ -110,26 +110,10 @@ def seating(stack: MailStack) -> list[list[PlayerSpec]]:
     return [[p[0], p[1], p[2]], [p[3], p[4], p[5]], [p[4], p[0], p[2]]]
 
 
-class Post(ImapPost):
-    """`ImapPost` that deletes only the mails it read: with several workers, a mail
-    may arrive between reading a folder and emptying it."""
-
-    def receive(self, address: str) -> list[EmailMessage]:
-        mb = self.box(address)
-        mb.client.noop()
-        fetched = list(mb.fetch(mark_seen=False, bulk=True))
-        if fetched:
-            mb.delete([m.uid for m in fetched])
-        msgs = [parse_raw(m.obj.as_bytes()) for m in fetched]
-        for m in msgs:
-            self.received[str(m["Message-ID"])] += 1
-        return msgs
-
-
 @pytest.fixture
 def post(mailstack: MailStack) -> Iterator[ImapPost]:
     """Six players' mailboxes and the moderator's, emptied."""
-    p = Post(mailstack)
+    p = ImapPost(mailstack)
     clear_moderator(mailstack)
     p.clear(*(a.address for a in mailstack.players[:6]))
     yield p
@@ -288,11 +272,14 @@ def test_two_workers_move_the_same_mail_without_error(mailstack: MailStack, post
 
 
 def test_a_waiting_worker_wakes_for_new_mail_not_for_another_workers_move(
-        mailstack: MailStack, post: ImapPost) -> None:
+        mailstack: MailStack, post: ImapPost, monkeypatch: pytest.MonkeyPatch) -> None:
     """A worker in IDLE is not woken when another worker moves a mail away (the
     folder shrank: EXPUNGE), and is when a new mail arrives (EXISTS)."""
     import dataclasses
+    import imaplib
     import threading
+
+    from pbem import transport
 
     cfg = dataclasses.replace(moderator_config(mailstack, "sqlite://"), idle=True)
     moderator = mailstack.moderator.address
@@ -309,28 +296,28 @@ def test_a_waiting_worker_wakes_for_new_mail_not_for_another_workers_move(
         while not (fetched := mover.fetch()):
             assert time.monotonic() < end, "the first mail never arrived"
             time.sleep(0.05)
-        polls: list[list[bytes]] = []
-        poll = waiter.mb.idle.poll
+        # The waiter has seen the mail too: else IDLE would begin by telling it (EXISTS).
+        assert waiter.fetch() == fetched
+        lines: list[bytes | None] = []  # what the waiter read in IDLE
+        waiting = threading.Event()
+        next_line = transport.next_line
 
-        def spy(timeout: float) -> list[bytes]:
-            polls.append([])
-            polls[-1].extend(poll(timeout=timeout))
-            return polls[-1]
+        def spy(client: imaplib.IMAP4, seconds: float) -> bytes | None:
+            waiting.set()
+            lines.append(next_line(client, seconds))
+            return lines[-1]
 
-        waiter.mb.idle.poll = spy
+        monkeypatch.setattr(transport, "next_line", spy)
         thread = threading.Thread(target=waiter.wait, args=(60,), daemon=True)
         thread.start()
-        while not polls:
-            assert time.monotonic() < end, "the waiter never waited"
-            time.sleep(0.02)
+        assert waiting.wait(timeout=30), "the waiter never waited"
         mover.done(fetched[0].uid)
         mover.flush()  # another worker took the mail: EXPUNGE for the waiter
-        while len(polls) < 2:  # the EXPUNGE came, and the waiter waits on
-            assert thread.is_alive() and time.monotonic() < end, polls
+        while not any(b"EXPUNGE" in (r or b"") for r in lines):  # it came, the waiter waits on
+            assert thread.is_alive() and time.monotonic() < end, lines
             time.sleep(0.02)
-        assert any(b"EXPUNGE" in r for r in polls[0])
         post.send(note("second"))
         thread.join(timeout=30)
         assert not thread.is_alive(), "new mail did not end the wait"
-        assert any(b"EXISTS" in r for r in polls[-1])
+        assert lines[-1] is not None and b"EXISTS" in lines[-1]
     clear_moderator(mailstack)
