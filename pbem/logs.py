@@ -35,7 +35,7 @@ from typing import Any
 from engine.errors import GameError, IllegalMoveError, NotationError
 from engine.frozen import quick_init
 from engine.match import Match
-from engine.protocol import CHANCE, Game, Standing, TableLog, Variant, variant_for
+from engine.protocol import CHANCE, Game, Standing, Variant, variant_for
 from engine.registry import GAMES, get_game
 from engine.undo import is_undo_command
 from notation import (
@@ -528,9 +528,9 @@ class _Replay:
         assert match is not None
         is_hidden = grammar_for(self._game().name).is_hidden
         due, play, resolve = match.game.chance_due, match.play, match.resolve_chance
-        game = match.game
-        table = game if isinstance(game, TableLog) else None
-        two_way = table.two_way if table is not None else frozenset()
+        # engine.protocol.TableLog, without a runtime protocol check's cost
+        reading = getattr(match.game, "table_reading", _one_reading)
+        two_way = getattr(match.game, "two_way", frozenset())
         seats, seeded = self.seats, self.seed is not None
         line = first.line
         try:
@@ -551,8 +551,7 @@ class _Replay:
                         self.move(entry)  # the general way: a chance line is due
                         continue
                     if type(command) in two_way:
-                        assert table is not None
-                        other = table.table_reading(match.state, seat, command)
+                        other = reading(match.state, seat, command)
                         if other is not None and self.reread(entry, seat, other):
                             continue
                     try:
@@ -681,6 +680,11 @@ class _Replay:
             hidden=self.hidden,
             game=game,
         )
+
+
+def _one_reading(state: Any, seat: int, command: Any) -> None:
+    """A game's `table_reading` when it has none (`engine.protocol.TableLog`)."""
+    return None
 
 
 def _line_of(entry: LogEntry) -> int:

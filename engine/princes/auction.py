@@ -70,6 +70,15 @@ def ambiguous_pass(state: State, seat: int) -> bool:
     return state.in_auction(seat) and not can_acquire(state, seat, sold[1])
 
 
+def table_reading(state: State, seat: int, command: Command) -> SkippedPass | None:
+    """`SkippedPass` for a `pass` that reads two ways (`ambiguous_pass`), else None
+    (`engine.protocol.TableLog`: asked about every `pass` of a replayed log, so the
+    common case, no object just sold, comes first)."""
+    if state.sold is None or type(command) is not Pass or not ambiguous_pass(state, seat):
+        return None
+    return SkippedPass()
+
+
 def _skipped_pass(state: State, seat: int, cmd: SkippedPass) -> list[Event]:
     if not ambiguous_pass(state, seat):
         raise illegal("a skipped bidder's pass is read this way only from the player to "

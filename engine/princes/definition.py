@@ -12,21 +12,9 @@ from engine.protocol import Result, Setup, Standing, Variant
 
 from . import events as ev
 from . import game as rules_game
-from .auction import ambiguous_pass
+from .auction import table_reading
 from .characters import PHASE as CHARACTER_PHASE
-from .commands import (
-    AddFreedoms,
-    Choose,
-    Command,
-    Deal,
-    Done,
-    Draw,
-    Keep,
-    Pass,
-    Place,
-    Sell,
-    SkippedPass,
-)
+from .commands import AddFreedoms, Choose, Command, Deal, Done, Draw, Keep, Pass, Place, Sell
 from .legal import legal_commands
 from .ruleset import STANDARD_RULES
 from .state import FREEDOMS_DUE, State, owned_copy, replace
@@ -200,14 +188,7 @@ class PrincesOfFlorence:
 
     # engine.protocol.TableLog: a `pass` that a table log may mean as R18's pass.
     two_way = frozenset((Pass,))
-
-    def table_reading(self, state: State, seat: int, command: Any) -> SkippedPass | None:
-        """`SkippedPass` for a `pass` from the player to name next (or the last
-        player), whom the bidding on the object just sold skipped and who has not
-        said pass on it (ruling R18): a table log has them say that pass first."""
-        if type(command) is Pass and ambiguous_pass(state, seat):
-            return SkippedPass()
-        return None
+    table_reading = staticmethod(table_reading)
 
     def crossing_error(self, events: Iterable[ev.Event]) -> str | None:
         return rules_game.crossing_error(events)
