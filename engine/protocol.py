@@ -357,9 +357,9 @@ class InPlace(Protocol):
 @runtime_checkable
 class TableLog(Protocol):
     """What a game may add for logs written at a table, where a line may mean either
-    of two commands that pbem's own logs never mix up (The Princes of Florence: a
-    `pass` that declines to name, or a skipped bidder's pass on the object just sold
-    said first, ruling R18). Log replay (`pbem.logs.replay_log`) asks `table_reading`
+    of two commands that pbem's own logs never mix up (say, a `pass` that ends the
+    player's part, or one that only records what the players at a table say first,
+    before that player goes on). Log replay (`pbem.logs.replay_log`) asks `table_reading`
     about each move whose command type is in `two_way`, and plays the other command
     only when the same player's next lines are accepted further with it than with
     the command as read; a log that replays as it stands replays the same."""

@@ -586,9 +586,9 @@ class _Replay:
         """Play `other`, the other command the move may mean in a log written at a
         table (`engine.protocol.TableLog.table_reading`), if the actor's next lines
         (up to LOOK_AHEAD of them, before anyone else's line) are accepted further
-        after it than after the command as read: True if it was played. (The Princes
-        of Florence: `X: pass` then `X: open jester` is a skipped bidder's pass on the
-        object just sold, then the naming; a pass on its own declines to name, R18.)"""
+        after it than after the command as read: True if it was played. (So a line
+        that, as read, leaves the player nothing to do next is read the other way when
+        the same player goes on; a log that replays as read replays the same.)"""
         match = self.match
         assert match is not None
         run: list[Any] = []
