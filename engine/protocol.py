@@ -352,3 +352,24 @@ class InPlace(Protocol):
         """A copy of the state that `apply_in_place` may change without changing
         `state` (or any state it shares values with)."""
         ...
+
+
+@runtime_checkable
+class TableLog(Protocol):
+    """What a game may add for logs written at a table, where a line may mean either
+    of two commands that pbem's own logs never mix up (say, a `pass` that ends the
+    player's part, or one that only records what the players at a table say first,
+    before that player goes on). Log replay (`pbem.logs.replay_log`) asks `table_reading`
+    about each move whose command type is in `two_way`, and plays the other command
+    only when the same player's next lines are accepted further with it than with
+    the command as read; a log that replays as it stands replays the same."""
+
+    two_way: ClassVar[frozenset[type]]
+    """The command types that may mean something else (looked up for every move of a
+    replayed log: keep it small)."""
+
+    def table_reading(self, state: Any, seat: int, command: Any) -> Any | None:
+        """The other command that `command` (of a type in `two_way`) from `seat` may
+        mean in this state, or None if it means only itself. Never a command the
+        notation reads: the notation writes both the same."""
+        ...

@@ -17,11 +17,16 @@ default game), played through `engine.match.Match`. Two kinds of log (see docs/l
   that is there must state what the seed gives.
 * **recorded** (no `Seed` tag): a chance line is required wherever chance is due;
   the game checks that what it states could be there.
+
+A log written at a table may have a line that means something else than in the logs
+pbem writes (`engine.protocol.TableLog`): the replay reads it the other way only
+when the same player's next lines are accepted further that way (`_Replay.reread`).
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
@@ -32,6 +37,7 @@ from engine.frozen import quick_init
 from engine.match import Match
 from engine.protocol import CHANCE, Game, Standing, Variant, variant_for
 from engine.registry import GAMES, get_game
+from engine.undo import is_undo_command
 from notation import (
     Chance,
     Comment,
@@ -53,6 +59,10 @@ from notation.words import quote, visible
 
 LEGAL_CAP = 20
 """At most this many legal alternatives are listed with an illegal-move error."""
+
+LOOK_AHEAD = 8
+"""A line that reads two ways (`engine.protocol.TableLog`) is judged by at most this
+many of the same player's next lines."""
 
 KINDS = ("syntax", "ambiguous", "illegal", "internal")
 """Error kinds `replay_log` gives. The CLI adds "io" for a file it cannot read."""
@@ -267,6 +277,8 @@ class _Replay:
         self.result: dict[str, int] | None = None
         self.marked: dict[int, int] = {}  # round -> line of its marker
         self.line = 0
+        self.read: list[LogEntry] = []  # every entry read, in the order of the lines
+        self.last = MAX_LINES  # no line after it is played
         self.hidden = 0  # the first line with hidden cards: played no further
         self.outcome: Any = None  # the game's result, once `check_result` asked for it
 
@@ -461,10 +473,11 @@ class _Replay:
         self.marked[item.number] = item.line
 
     def run(self, upto: int | None) -> None:
-        last = upto if upto is not None else MAX_LINES  # no line after it is read
+        last = self.last = upto if upto is not None else MAX_LINES  # no line after it is read
         try:
             read, failure = _read_ahead(iter_log(self.text, grammar=self._wanted_grammar()),
                                         last)
+            self.read = read
             entries = iter(read)
             first = self.header(entries, last)
             if first is not None:
@@ -515,6 +528,9 @@ class _Replay:
         assert match is not None
         is_hidden = grammar_for(self._game().name).is_hidden
         due, play, resolve = match.game.chance_due, match.play, match.resolve_chance
+        # engine.protocol.TableLog, without a runtime protocol check's cost
+        reading = getattr(match.game, "table_reading", _one_reading)
+        two_way = getattr(match.game, "two_way", frozenset())
         seats, seeded = self.seats, self.seed is not None
         line = first.line
         try:
@@ -534,6 +550,10 @@ class _Replay:
                     elif due(match.state) is not None:
                         self.move(entry)  # the general way: a chance line is due
                         continue
+                    if type(command) in two_way:
+                        other = reading(match.state, seat, command)
+                        if other is not None and self.reread(entry, seat, other):
+                            continue
                     try:
                         play(seat, command)
                     except IllegalMoveError as e:
@@ -561,6 +581,52 @@ class _Replay:
                 line = entry.line
         finally:
             self.line = line
+
+    def reread(self, item: Move, seat: int, other: Any) -> bool:
+        """Play `other`, the other command the move may mean in a log written at a
+        table (`engine.protocol.TableLog.table_reading`), if the actor's next lines
+        (up to LOOK_AHEAD of them, before anyone else's line) are accepted further
+        after it than after the command as read: True if it was played. (So a line
+        that, as read, leaves the player nothing to do next is read the other way when
+        the same player goes on; a log that replays as read replays the same.)"""
+        match = self.match
+        assert match is not None
+        run: list[Any] = []
+        read = self.read
+        for entry in read[bisect_right(read, item.line, key=_line_of):]:
+            if entry.line > self.last or len(run) == LOOK_AHEAD:
+                break
+            if type(entry) is Comment:
+                continue
+            if type(entry) is not Move or entry.actor != item.actor \
+                    or is_undo_command(entry.command):
+                break
+            run.append(entry.command)
+        if not run or self._accepted(seat, other, run) <= self._accepted(seat, item.command,
+                                                                         run):
+            return False
+        match.play(seat, other)  # accepted on a copy just now
+        return True
+
+    def _accepted(self, seat: int, first: Any, then: list[Any]) -> int:
+        """How many of the seat's commands `then`, after its command `first`, are
+        accepted in a row from the position now (played on a copy; -1: not even
+        `first`)."""
+        match = self.match
+        assert match is not None
+        trial = Match(match.game, match.state, [], seed=self.seed, in_place=True)
+        try:
+            trial.play(seat, first)
+        except IllegalMoveError:
+            return -1
+        for n, command in enumerate(then):
+            try:
+                if self.seed is not None:
+                    trial.resolve_chance()
+                trial.play(seat, command)
+            except IllegalMoveError:
+                return n
+        return len(then)
 
     def check_result(self) -> None:
         match = self.match
@@ -614,6 +680,15 @@ class _Replay:
             hidden=self.hidden,
             game=game,
         )
+
+
+def _one_reading(state: Any, seat: int, command: Any) -> None:
+    """A game's `table_reading` when it has none (`engine.protocol.TableLog`)."""
+    return None
+
+
+def _line_of(entry: LogEntry) -> int:
+    return entry.line
 
 
 def _read_ahead(entries: Iterator[LogEntry], last: int) -> tuple[list[LogEntry], Exception | None]:

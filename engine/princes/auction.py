@@ -10,7 +10,7 @@ from engine.errors import NotYourTurnError
 
 from .characters import PHASE, decide_pass
 from .checks import illegal, require_turn
-from .commands import Bid, Command, Open, Pass, Take
+from .commands import Bid, Command, Open, Pass, SkippedPass, Take
 from .events import AuctionWon, BidPassed, BidRaised, Event, NamingDeclined, ObjectNamed
 from .queries import can_acquire, can_pay, fame_sold, object_error
 from .state import State
@@ -55,6 +55,35 @@ def skipped_bidder(state: State, seat: int) -> bool:
     elif seat == state.high:
         return False
     return state.in_auction(seat) and not can_acquire(state, seat, lot)
+
+
+def ambiguous_pass(state: State, seat: int) -> bool:
+    """Whether a `pass` from the seat to act could mean two things: declining to name
+    (R3), or as the last player to take (R2), as pbem reads it; or the seat's own pass
+    on the object just sold, which the bidding skipped because they could not take it
+    and on which they have not said pass (ruling R18), as a log written at a table
+    may mean it, followed by the seat's naming. `SkippedPass` is the second reading."""
+    sold = state.sold
+    if sold is None or state.turn != seat or state.lot is not None \
+            or state.pending is not None or state.phase != "auction" or seat in state.passed:
+        return False
+    return state.in_auction(seat) and not can_acquire(state, seat, sold[1])
+
+
+def table_reading(state: State, seat: int, command: Command) -> SkippedPass | None:
+    """`SkippedPass` for a `pass` that reads two ways (`ambiguous_pass`), else None
+    (`engine.protocol.TableLog`: asked about every `pass` of a replayed log, so the
+    common case, no object just sold, comes first)."""
+    if state.sold is None or type(command) is not Pass or not ambiguous_pass(state, seat):
+        return None
+    return SkippedPass()
+
+
+def _skipped_pass(state: State, seat: int, cmd: SkippedPass) -> list[Event]:
+    if not ambiguous_pass(state, seat):
+        raise illegal("a skipped bidder's pass is read this way only from the player to "
+                      "name next, skipped on the object just sold", "auction-skipped-pass")
+    return [BidPassed(seat)]
 
 
 def _pass(state: State, seat: int, cmd: Pass) -> list[Event]:
@@ -123,6 +152,7 @@ def _bid(state: State, seat: int, cmd: Bid) -> list[Event]:
 
 AUCTION: dict[type[Any], Callable[[State, int, Any], list[Event]]] = {
     Pass: _pass,
+    SkippedPass: _skipped_pass,
     Open: _open,
     Take: _take,
     Bid: _bid,

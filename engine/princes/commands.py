@@ -88,6 +88,18 @@ class Pass:
 
 @quick_init
 @dataclass(frozen=True, slots=True)
+class SkippedPass:
+    """Auction, from a log written at a table only: the pass of a bidder whom the
+    bidding on the object just sold skipped, said when it is also their turn to name
+    (or, as the last player, to take). There `pass` declines (R2, R3); a table log
+    says both passes (ruling R18). The notation writes it `pass` and never reads it:
+    `GAME.table_reading` gives it to the log replay."""
+
+    verb: ClassVar[str] = "pass"
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
 class Take:
     """Auction: the last player left takes a free object at the opening price."""
 
@@ -220,8 +232,9 @@ class AddFreedoms:
 
 
 PlayerCommand = (
-    Keep | Open | Bid | Pass | Take | Place | Choose | Build | Work | TakeProfession
-    | TakeBonus | Freedom | Recruit | Sell | Done | Undo | Agree | Refuse | CharacterBid | Use
+    Keep | Open | Bid | Pass | SkippedPass | Take | Place | Choose | Build | Work
+    | TakeProfession | TakeBonus | Freedom | Recruit | Sell | Done | Undo | Agree | Refuse
+    | CharacterBid | Use
 )
 ChanceCommand = Deal | Draw | AddFreedoms
 Command = PlayerCommand | ChanceCommand

@@ -31,6 +31,7 @@ from .commands import (
     Place,
     Refuse,
     Sell,
+    SkippedPass,
     Take,
     Undo,
     Use,
@@ -144,7 +145,7 @@ def _decide(state: State, seat: int, cmd: Command) -> list[Event]:
         kept = state.rules.professions_kept
         raise illegal(f"the game starts once every player has kept {kept} professions",
                       "setup")
-    if isinstance(cmd, (Open, Bid, Pass, Take)):
+    if isinstance(cmd, (Open, Bid, Pass, Take, SkippedPass)):
         return decide_auction(state, seat, cmd)
     return decide_action(state, seat, cmd)
 

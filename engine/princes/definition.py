@@ -12,6 +12,7 @@ from engine.protocol import Result, Setup, Standing, Variant
 
 from . import events as ev
 from . import game as rules_game
+from .auction import table_reading
 from .characters import PHASE as CHARACTER_PHASE
 from .commands import AddFreedoms, Choose, Command, Deal, Done, Draw, Keep, Pass, Place, Sell
 from .legal import legal_commands
@@ -184,6 +185,10 @@ class PrincesOfFlorence:
         if not options:
             raise IllegalMoveError("this seat has nothing to do now", "turn")
         return rng.choice(options)
+
+    # engine.protocol.TableLog: a `pass` that a table log may mean as R18's pass.
+    two_way = frozenset((Pass,))
+    table_reading = staticmethod(table_reading)
 
     def crossing_error(self, events: Iterable[ev.Event]) -> str | None:
         return rules_game.crossing_error(events)

@@ -197,8 +197,10 @@ def _on_bid_raised(s: State, e: BidRaised) -> None:
 
 def _on_bid_passed(s: State, e: BidPassed) -> None:
     s.passed = s.passed | {e.seat}
-    if e.seat == s.turn:  # else a bidder the bidding skips said pass: it only counts
+    if e.seat == s.turn and s.lot is not None:
         s.turn = _next_bidder(s, e.seat)
+    # else a bidder the bidding skips said pass (also on the object just sold, when
+    # it is their turn to name: `SkippedPass`): it only counts
 
 
 def _on_naming_declined(s: State, e: NamingDeclined) -> None:

@@ -42,6 +42,7 @@ from engine.princes.commands import (
     Recruit,
     Refuse,
     Sell,
+    SkippedPass,
     Take,
     TakeBonus,
     TakeProfession,
@@ -710,7 +711,7 @@ def format_command(cmd: Command) -> str:
             if character == "banker":
                 return f"use banker pp {pp}"
             return f"use {character} {what}"
-        case Pass():
+        case Pass() | SkippedPass():  # the second read from a table log only (R18)
             return "pass"
         case Take(obj):
             return f"take {obj}"
