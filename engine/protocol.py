@@ -265,9 +265,11 @@ class Game(Protocol[S]):
 
     def legal_commands(self, state: S, seat: int, *, anytime: bool = True) -> list[Any]:
         """The commands `seat` may give now, in a stable order (undo commands aside;
-        none for CHANCE or a finished game; only free commands for a seat not to
-        act). `anytime=False` leaves out the commands a player may give at any time,
-        turn or not (what a log's error lists as the seat's alternatives)."""
+        none for CHANCE or a finished game; for a seat not to act, only the commands
+        the rules take out of turn: free ones, such as selling fame, and those whose
+        moment is now, such as a card used at once or a recorded pass). `anytime=False`
+        leaves out the commands a player may give at any time, turn or not (what a
+        log's error lists as the seat's alternatives)."""
         ...
 
     def late_command(self, state: S, seat: int) -> Any:
