@@ -81,9 +81,14 @@ def alternatives(words: Sequence[str], conjunction: str = "or") -> str:
     return f"{', '.join(quoted[:-1])} {conjunction} {quoted[-1]}"
 
 
+# A vowel letter with no vowel sound: "a university", "a user".
+_YOU_SOUND = ("uni", "use", "usu", "uti", "eu")
+
+
 def article(noun: str) -> str:
-    """The noun with "a" or "an" in front."""
-    return f"an {noun}" if noun[:1] in ("a", "e", "i", "o", "u") else f"a {noun}"
+    """The noun with "a" or "an" in front: "an opera", "an alchemist", "a university"."""
+    vowel = noun[:1] in ("a", "e", "i", "o", "u") and not noun.startswith(_YOU_SOUND)
+    return f"an {noun}" if vowel else f"a {noun}"
 
 
 class Vocabulary:

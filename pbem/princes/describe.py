@@ -70,6 +70,7 @@ from engine.princes.events import (
     WorkCompleted,
 )
 from notation.princes import format_command
+from notation.words import article
 
 
 def _cards(cards: Sequence[str]) -> str:
@@ -130,13 +131,13 @@ def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str:  
             extra = f" (+{fame} fame)" if fame else ""
             return f"{who} placed the {land} on {' '.join(cells)}{extra}"
         case BuildingBuilt(building=b, cells=cells, cost=cost, fame=fame):
-            return f"{who} built a {b} on {' '.join(cells)} for {cost} (+{fame} fame)"
+            return f"{who} built {article(b)} on {' '.join(cells)} for {cost} (+{fame} fame)"
         case WorkCompleted(profession=prof, bonuses=bonuses, wv=wv, payment=pay, pp=pp):
             bonus = f" with {_cards(bonuses)}" if bonuses else ""
             taking = f", taking {pp} fame" if pp else ""
             return f"{who} completed a work: {prof}{bonus}, work value {wv}, paid {pay}{taking}"
         case CardBought(deck=deck, cost=cost):
-            return f"{who} paid {cost} for a {deck} card"
+            return f"{who} paid {cost} for {article(deck)} card"
         case FreedomIntroduced(freedom=f, cost=cost):
             return f"{who} introduced {f} for {cost}"
         case Recruited(profession=prof, victim=victim):

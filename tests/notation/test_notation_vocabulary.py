@@ -18,6 +18,7 @@ from notation.words import (
     PREFIX_TABLE,
     Vocabulary,
     alternatives,
+    article,
     player_vocabulary,
     quote,
     visible,
@@ -185,3 +186,8 @@ def test_verbs_keep_their_three_letter_prefixes_apart() -> None:
     for verb in VERBS.words:
         if verb not in VERBS.whole:
             assert VERBS.resolve(verb[:3].upper()) == verb
+
+
+def test_article_follows_the_sound_not_the_letter() -> None:
+    assert [article(w) for w in ("opera", "alchemist", "university", "user", "tower")] == [
+        "an opera", "an alchemist", "a university", "a user", "a tower"]
