@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from engine import decks
 
+from . import characters
 from .court import CHARACTERS
 from .events import Event, redact
 from .grid import Grid
@@ -43,6 +44,8 @@ class PlayerView:
     best_wv: int
     actions: int
     grid: tuple[str, ...]  # rows from top (7) to bottom (1)
+    actions_left: int = 0  # in the action phase, before the turn is over (public)
+    works_left: int = 0  # works among those actions (the rules' limit on works)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +137,7 @@ def view_for(state: State, seat: int | None) -> View:
             dealt=p.dealt if own else None,
             best_wv=p.best_wv, actions=p.actions,
             grid=grid_rows(state.rules.grid, p.buildings, p.landscapes),
+            **_left(state, i),
         ))
     pending = None
     if state.pending is not None:
@@ -158,6 +162,19 @@ def view_for(state: State, seat: int | None) -> View:
         landscape_lot=state.rules.landscape_lot,
         characters=_characters(state), fame_for_money=state.rules.fame_for_money,
     )
+
+
+def _left(state: State, seat: int) -> dict[str, int]:
+    """The actions and works the seat has left this round, by the rules' limits and
+    the engine's own extra actions (the Cardinal): none outside the action phase or
+    once its turn is over."""
+    p = state.players[seat]
+    if state.phase != "action" or p.turn_done:
+        return {"actions_left": 0, "works_left": 0}
+    limits = state.rules.limits
+    actions = max(0, limits["actions"] + characters.extra_actions(state, seat) - p.actions)
+    works = max(0, limits["work"] - p.used.get("work", 0))
+    return {"actions_left": actions, "works_left": min(works, actions)}
 
 
 def _characters(state: State) -> tuple[CharacterView, ...]:

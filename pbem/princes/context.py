@@ -34,6 +34,34 @@ def turn_line(view: View, viewer: str | None) -> str:
     return f"Waiting for {', '.join(view.to_act) or 'nobody'} ({view.phase} phase)."
 
 
+def round_line(view: View) -> str:
+    """Round N of the rules' rounds, the phase and the round's minimum work value."""
+    if view.phase == "over" or view.round == 0:
+        return ""
+    return (f"Round {view.round} of {view.rounds}, {view.phase} phase; a work needs a "
+            f"work value of at least {view.min_wv} this round.")
+
+
+def left_line(view: View) -> str:
+    """The actions and works left to the viewer in its action turn (else nothing)."""
+    if view.viewer is None or view.phase != "action":
+        return ""
+    me = view.players[view.viewer]
+    if me.name not in view.to_act:
+        return ""
+    if not me.actions_left:
+        return "You have no actions left this turn."
+    return (f"You have {_count(me.actions_left, 'action')} left this turn, "
+            f"of which at most {_count(me.works_left, 'work')}.")
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+CARDS_LEGEND = "cards: professions + bonus (b) + prestige (p) cards in hand"
+
+
 def _grid_lines(view: View) -> list[str]:
     cols = "abcdefg"
     width = 12
@@ -87,6 +115,8 @@ def status_context(view: View) -> dict[str, Any]:
         "headline": headline(view, me.name), "turn_line": turn_line(view, me.name),
         "pending_line": pending_line, "auction_line": auction_line,
         "characters_line": characters_line,
+        "round_line": round_line(view), "left_line": left_line(view),
+        "cards_legend": CARDS_LEGEND, "game_over": view.phase == "over",
         "me": {
             "name": me.name, "fame": me.fame, "florins": me.florins, "builders": me.builders,
             "jesters": me.jesters, "hand": me.hand or (), "recruiting": me.recruiting,
