@@ -76,3 +76,13 @@ class StaleOrderError(GameError):
     """A move made against an older position than the current one."""
 
     kind = "stale"
+
+
+# A vowel letter with no vowel sound: "a unit", "a user".
+_YOU_SOUND = ("uni", "use", "usu", "uti", "eu")
+
+
+def article(noun: str) -> str:
+    """The noun with "a" or "an" in front: "an owl", "a unit", "a card"."""
+    vowel = noun[:1] in ("a", "e", "i", "o", "u") and not noun.startswith(_YOU_SOUND)
+    return f"an {noun}" if vowel else f"a {noun}"

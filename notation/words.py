@@ -16,7 +16,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
-from engine.errors import AmbiguousError, NotationError
+from engine.errors import AmbiguousError, NotationError, article
 
 MIN_PREFIX = 3
 """Shortest prefix accepted for a word (an exact word of any length is accepted)."""
@@ -79,16 +79,6 @@ def alternatives(words: Sequence[str], conjunction: str = "or") -> str:
     if len(quoted) == 1:
         return quoted[0]
     return f"{', '.join(quoted[:-1])} {conjunction} {quoted[-1]}"
-
-
-# A vowel letter with no vowel sound: "a university", "a user".
-_YOU_SOUND = ("uni", "use", "usu", "uti", "eu")
-
-
-def article(noun: str) -> str:
-    """The noun with "a" or "an" in front: "an opera", "an alchemist", "a university"."""
-    vowel = noun[:1] in ("a", "e", "i", "o", "u") and not noun.startswith(_YOU_SOUND)
-    return f"an {noun}" if vowel else f"a {noun}"
 
 
 class Vocabulary:

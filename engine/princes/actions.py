@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine import decks
+from engine.errors import article
 
 from .characters import extra_wv
 from .checks import illegal, placement_error, require_action, require_action_turn, require_cash
@@ -77,12 +78,12 @@ def _build(state: State, seat: int, cmd: Build) -> list[Event]:
     if b not in rules.buildings:
         raise illegal(f"{b!r} is not a building", "build-unknown")
     if p.has_building(b):
-        raise illegal(f"you have a {b} already; each building once per principality",
+        raise illegal(f"you have {article(b)} already; each building once per principality",
                       "build-once")
     if state.buildings_left[b] <= 0:
         raise illegal(f"no {b} is left in the supply", "build-supply")
     cost = rules.building_cost[p.builders]
-    require_cash(p, cost, f"a {b}")
+    require_cash(p, cost, article(b))
     why = placement_error(rules, p, b, cmd.cells, building=True)
     if why:
         raise illegal(why, "build-placement")

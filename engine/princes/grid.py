@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 
+from engine.errors import article
+
 Shapes = frozenset[frozenset[tuple[int, int]]]
 
 
@@ -132,11 +134,11 @@ class Grid:
         size = self.tiles[tile]
         count = mask.bit_count()
         if count != size:
-            return f"a {tile} covers {size} cells, not {count}"
+            return f"{article(tile)} covers {size} cells, not {count}"
         shapes = self.allowed_shapes(tile)
         if shapes is None:
             if not self.is_connected(mask):
-                return f"the cells of a {tile} must be connected side to side"
+                return f"the cells of {article(tile)} must be connected side to side"
             return None
         if _points(self.cells_of(mask)) not in shapes:
             return f"those cells are not a shape of the {tile} tile"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine import decks
-from engine.errors import IllegalMoveError
+from engine.errors import IllegalMoveError, article
 
 from .commands import AddFreedoms, Deal, Draw
 from .ruleset import FREEDOMS, LANDSCAPE_LOT, LANDSCAPES, Rules
@@ -101,7 +101,7 @@ def object_error(state: State, seat: int, obj: str) -> str | None:
             return f"you have {most} builders already and may not take another"
         if obj == LANDSCAPE_LOT:
             return "there is no room in your principality for any landscape left"
-        return f"there is no room in your principality for a {obj}"
+        return f"there is no room in your principality for {article(obj)}"
     opening = state.rules.auction_open
     if not can_pay(state.rules, state.players[seat], opening):
         return f"you cannot pay {opening} florins, even by selling fame"
