@@ -16,17 +16,28 @@ from typing import Any
 from sqlmodel import Session
 
 from engine.chain import head
+from engine.registry import summary_of
 from engine.undo import START, Tracker, legal_undo_commands
 
 from .config import Config
 from .loading import Loaded
-from .outbound import Renderer, make_mail, status_context, when
+from .outbound import Renderer, make_mail, status_context, thread_of, when
 from .playing import Played, undo_line
 from .store import Game, Seat, head_hash, seats_of
 
 
-def subject(game_id: str, text: str) -> str:
-    return f"[{game_id}] {text}"
+def subject(game_id: str, title: str) -> str:
+    """The subject of every mail of a game: `[game-id] Game Title`, the same for the
+    whole game, so that mail clients keep the game in one conversation (what changes
+    is in each mail's first line; docs/moderator.md, "One thread per game")."""
+    return f"[{game_id}] {title}"
+
+
+def game_subject(s: Session, game_id: str) -> str:
+    """The subject of the mails of the game `game_id` (its title from the registry)."""
+    row = s.get(Game, game_id)
+    title = summary_of(row.game).title if row is not None else ""
+    return subject(game_id, title) if title else f"[{game_id}]"
 
 
 @dataclass(frozen=True)
@@ -39,16 +50,20 @@ class Post:
     def queue(self, s: Session, template: str, ctx: dict[str, Any], *, kind: str, to: str,
               title: str, now: datetime, game_id: str | None, folder: str | None = None,
               reply_to: str | None = None, in_reply_to: str | None = None,
-              references: Sequence[str] = (), version: int | None = None,
-              plain_subject: bool = False) -> None:
-        """Render `template` with `ctx` and queue it (subject `[game] title`, or
-        `title` alone with `plain_subject`)."""
-        text, html = self.renderer.render(template, ctx, folder)
-        s.add(make_mail(self.cfg, game_id=game_id, kind=kind, to=to,
-                        subject=title if plain_subject or game_id is None
-                        else subject(game_id, title),
+              references: Sequence[str] = (), version: int | None = None) -> None:
+        """Render `template` with `ctx` and queue it. A mail of a game has the game's
+        subject (`game_subject`; `title` then only names what the mail is about in
+        the template) and continues the recipient's thread of the game (`thread_of`);
+        any other mail has `title` as its subject."""
+        text, html = self.renderer.render(template, {"title": title, **ctx}, folder)
+        if game_id is None:
+            mail_subject, thread = title, ()
+        else:
+            mail_subject, thread = game_subject(s, game_id), thread_of(s, game_id, to)
+        s.add(make_mail(self.cfg, game_id=game_id, kind=kind, to=to, subject=mail_subject,
                         text=text, html=html, now=now, reply_to=reply_to,
-                        in_reply_to=in_reply_to, references=references, version=version))
+                        in_reply_to=in_reply_to, references=references, thread=thread,
+                        version=version))
 
     def reply_to(self, seat: Seat) -> str:
         return self.cfg.reply_address(seat.token)

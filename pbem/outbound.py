@@ -33,7 +33,7 @@ from jinja2 import (
     StrictUndefined,
     select_autoescape,
 )
-from sqlmodel import col, select
+from sqlmodel import Session, col, select
 
 from .config import Config
 from .errors import PbemError, TransportError
@@ -193,31 +193,60 @@ def answered_version(cfg: Config, message_id: str) -> tuple[str, int] | None:
     return m.group(1), int(m.group(2))
 
 
+MAX_REFS = 10  # Message-IDs in a References header: the thread's first and the last 9
+
+
+def chain(ids: Iterable[str]) -> list[str]:
+    """A References list: the well-formed ids of `ids`, each once (where it first
+    stands), at most `MAX_REFS` of them, the first (the thread's root) always kept."""
+    refs = list(dict.fromkeys(clean_msgids([i for i in ids if i])))
+    return refs if len(refs) <= MAX_REFS else [refs[0], *refs[1 - MAX_REFS:]]
+
+
+def thread_of(s: Session, game_id: str, to: str) -> tuple[str, ...]:
+    """The Message-IDs of the first and the last mail of game `game_id` queued to `to`
+    (one id when that is one mail, none before the first): the thread a new mail of
+    the game to `to` continues."""
+    q = select(OutMail.message_id).where(OutMail.game_id == game_id,
+                                         OutMail.to_addr == stored_address(to))
+    first = s.exec(q.order_by(col(OutMail.id)).limit(1)).first()
+    if first is None:
+        return ()
+    last = s.exec(q.order_by(col(OutMail.id).desc()).limit(1)).first()
+    return (first,) if last in (None, first) else (first, last)
+
+
+def stored_address(to: str) -> str:
+    """The recipient as an outbox row stores it."""
+    return clean_address(to) or clean_text(to, MAX_ADDRESS)
+
+
 def make_mail(cfg: Config, *, game_id: str | None, kind: str, to: str, subject: str,
               text: str, html: str, now: datetime, reply_to: str | None = None,
               in_reply_to: str | None = None, references: Iterable[str] = (),
-              version: int | None = None) -> OutMail:
+              thread: Sequence[str] = (), version: int | None = None) -> OutMail:
     """An outbox row, ready to queue; its Message-ID is fixed now, so a resend after a
-    crash carries the same id. `version`: the game version the mail shows. Every
-    header value is cleaned (`pbem.headers`): a malformed In-Reply-To or reference is
-    dropped, never copied."""
+    crash carries the same id. `version`: the game version the mail shows. `thread`:
+    the first and the previous mail of the recipient's thread (`thread_of`): the mail
+    answers `in_reply_to`, or else the previous mail, and its References run from the
+    thread's first mail through the previous one, `references` and `in_reply_to`,
+    each once. Every header value is cleaned (`pbem.headers`): a malformed
+    In-Reply-To or reference is dropped, never copied."""
     headers: dict[str, str] = {}
     if reply_to and (reply := clean_address(reply_to)):
         headers["Reply-To"] = reply
-    refs = clean_msgids([r for r in references if r])
-    parent = clean_msgid(in_reply_to or "")
+    parent = clean_msgid(in_reply_to or "") or (clean_msgid(thread[-1]) if thread else None)
     if parent:
         headers["In-Reply-To"] = parent
-        if parent not in refs:
-            refs.append(parent)
+    refs = chain([*thread, *references, parent or ""])
     if refs:
-        headers["References"] = " ".join(refs[-10:])
+        headers["References"] = " ".join(refs)
     if kind in ("status", "private", "notice", "reminder"):
         headers["Auto-Submitted"] = "auto-generated"
     elif kind == "error":
         headers["Auto-Submitted"] = "auto-replied"
     return OutMail(message_id=new_message_id(cfg, kind, game_id, version), game_id=game_id,
-                   kind=kind, to_addr=clean_address(to) or clean_text(to, MAX_ADDRESS),
+                   kind=kind, to_addr=stored_address(to),
                    subject=clean_subject(subject), text=text, html=html,
                    headers=json.dumps(headers), next_attempt=now, created=now)
 
@@ -273,7 +302,7 @@ def message_headers(cfg: Config, row: OutMail) -> list[tuple[str, str]]:
         if k == "In-Reply-To":
             value = clean_msgid(str(v)) or ""
         elif k == "References":
-            value = " ".join(clean_msgids(str(v))[-10:])
+            value = " ".join(chain(str(v).split()))
         elif k == "Reply-To":
             value = clean_address(str(v))
         else:

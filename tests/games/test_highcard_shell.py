@@ -189,14 +189,16 @@ def test_a_whole_game_by_mail_renders_every_mail_and_leaks_no_card(moderated) ->
     state = _state(mod, game_id)
     assert state.finished and GAME.result(state) is not None
     sent = smtp.history
-    status = [m for m in sent if "(private)" not in str(m["Subject"])]
-    private = [m for m in sent if "(private)" in str(m["Subject"])]
+    status = [m for m in sent if "private to" not in _text(m).splitlines()[0]]
+    private = [m for m in sent if "private to" in _text(m).splitlines()[0]]
     assert len(status) == 3 * (1 + mails) and len(private) == 3
-    assert all(str(m["Subject"]).startswith(f"[{game_id}] ") for m in sent)
+    # one thread: the game's subject on every mail, what changed in the first line
+    assert {str(m["Subject"]) for m in sent} == {f"[{game_id}] {GAME.title}"}
     for m in sent:
         assert _text(m).strip() and _html(m).strip()
     winners = ", ".join(NAMES[w] for w in state.winners)
-    assert winners in str(status[-1]["Subject"]) and "The seed of this game" in _text(status[-1])
+    last = _text(status[-1])
+    assert winners in last.splitlines()[0] and "The seed of this game" in last
 
     hands = _hands(mod, game_id)
     assert sorted(hands) == [0, 1, 2]

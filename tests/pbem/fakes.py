@@ -89,6 +89,11 @@ class FakeSmtp:
         assert body is not None
         return str(body.get_content())
 
+    def headline(self, msg: EmailMessage) -> str:
+        """The first line of a mail's text: what it is about (the subject is the
+        game's, the same for every mail of the game)."""
+        return self.text(msg).splitlines()[0]
+
 
 def make_moderator(url: str = "sqlite://") -> Moderator:
     store = Store(url)

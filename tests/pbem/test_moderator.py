@@ -18,10 +18,11 @@ def test_new_game_deals_and_mails_everyone(mod, game, mailbox, smtp) -> None:
     run(mod, mailbox, smtp)
     state = state_of(mod, game)
     assert state.phase == "keep" and all(len(p.dealt) == 4 for p in state.players)
-    assert sorted(str(m["To"]) for m in smtp.sent if "private" not in str(m["Subject"])) == \
+    assert sorted(str(m["To"]) for m in smtp.sent if "private" not in smtp.headline(m)) == \
         ["anna@example.org", "bas@example.org", "chris@example.org"]
     anna = smtp.to("anna@example.org")[0]
-    assert str(anna["Subject"]) == "[pof-17] Setup — your turn"
+    assert str(anna["Subject"]) == "[pof-17] The Princes of Florence"
+    assert smtp.headline(anna).startswith("pof-17 — Setup — your turn")
     assert str(anna["Reply-To"]).startswith("moderator+")
     assert anna["Message-ID"] and anna.get_body(("html",)) is not None
     text = smtp.text(anna)
@@ -78,7 +79,7 @@ def test_unknown_word_gets_did_you_mean(mod, game, mailbox, smtp) -> None:
     (reply,) = smtp.sent
     text = smtp.text(reply)
     assert "^ column 1" in text and "build" in text
-    assert str(reply["Subject"]).startswith("[pof-17] not applied")
+    assert smtp.headline(reply).startswith("pof-17 — not applied")
     assert "Your commands now:" in text and "keep" in text
 
 
@@ -103,7 +104,7 @@ def test_stale_version_is_refused(mod, game, mailbox, smtp) -> None:
     report = run(mod, mailbox, smtp)
     assert report.outcomes[0].status == "rejected"
     text = smtp.text(smtp.sent[0])
-    assert f"written against v{state.version}" in text and "stale" in str(smtp.sent[0]["Subject"])
+    assert f"written against v{state.version}" in text and "stale" in smtp.headline(smtp.sent[0])
 
 
 def test_duplicate_message_id_is_processed_once(mod, game, mailbox, smtp) -> None:
@@ -210,9 +211,9 @@ def test_moderator_commands_are_announced_to_everyone(mod, game, mailbox, smtp) 
     mod.resume(game, NOW)
     mod.extend(game, 24, NOW)
     run(mod, mailbox, smtp)
-    subjects = sorted(str(m["Subject"]) for m in smtp.sent)
-    assert subjects.count("[pof-17] paused") == 3 and subjects.count("[pof-17] resumed") == 3
-    assert subjects.count("[pof-17] deadline extended") == 3
+    heads = sorted(smtp.headline(m) for m in smtp.sent)
+    assert heads.count("pof-17 — paused") == 3 and heads.count("pof-17 — resumed") == 3
+    assert heads.count("pof-17 — deadline extended") == 3
 
 
 def test_replace_keeps_the_seat_and_retires_the_token(mod, game, mailbox, smtp) -> None:
@@ -224,7 +225,7 @@ def test_replace_keeps_the_seat_and_retires_the_token(mod, game, mailbox, smtp) 
     run(mod, mailbox, smtp)
     assert {str(m["To"]) for m in smtp.sent} >= {"zoe@example.org", "bas@example.org",
                                                  "anna@example.org", "chris@example.org"}
-    zoe_status = [m for m in smtp.to("zoe@example.org") if "Setup" in str(m["Subject"])]
+    zoe_status = [m for m in smtp.to("zoe@example.org") if "Setup" in smtp.headline(m)]
     assert zoe_status and "dealt to you" in smtp.text(zoe_status[0])
     mailbox.put(mail("bas@example.org", old_to, keep_line(state, 1)))
     mailbox.put(mail("zoe@example.org", old_to, keep_line(state, 1)))
@@ -332,7 +333,7 @@ def test_a_crashing_mail_is_moved_aside(mod, game, mailbox, smtp, monkeypatch, c
 
 def test_private_draw_mail_goes_to_the_drawer_only(mod, game, mailbox, smtp) -> None:
     run(mod, mailbox, smtp)
-    privates = [m for m in smtp.sent if "private" in str(m["Subject"])]
+    privates = [m for m in smtp.sent if "private" in smtp.headline(m)]
     assert sorted(str(m["To"]) for m in privates) == \
         ["anna@example.org", "bas@example.org", "chris@example.org"]
     state = state_of(mod, game)

@@ -172,7 +172,7 @@ def test_a_reply_to_an_old_status_mail_is_judged_at_its_version(mod, game, mailb
                                                                  smtp) -> None:
     run(mod, mailbox, smtp)
     v4 = state_of(mod, game)
-    old = [m for m in smtp.to("anna@example.org") if "Setup" in str(m["Subject"])][-1]
+    old = [m for m in smtp.to("anna@example.org") if "Setup" in smtp.headline(m)][-1]
     send(mailbox, smtp, "bas@example.org", keep_line(v4, 1))
     run(mod, mailbox, smtp)
     assert state_of(mod, game).version == v4.version + 1

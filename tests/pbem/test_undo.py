@@ -31,7 +31,7 @@ def _say(mod: Moderator, mailbox: FakeMailbox, smtp: FakeSmtp, addr: str, body: 
 
 
 def _status_text(smtp: FakeSmtp, addr: str) -> str:
-    mails = [m for m in smtp.to(addr) if "not applied" not in str(m["Subject"])]
+    mails = [m for m in smtp.to(addr) if "not applied" not in smtp.headline(m)]
     assert mails, f"no mail to {addr}"
     return smtp.text(mails[-1])
 
