@@ -42,7 +42,7 @@ class Presenter(Protocol):
         ...
 
     def headline(self, view: Any, viewer: str | None) -> str:
-        """What a status mail's subject says: the round and whose turn."""
+        """What a status mail's first line says: the round and whose turn."""
         ...
 
     def turn_line(self, view: Any, viewer: str | None) -> str:

@@ -11,7 +11,7 @@ from .render_text import lot_text, stacks_text
 
 
 def headline(view: View, viewer: str | None) -> str:
-    """What the subject and the first line say: round and whose turn."""
+    """What the first line of a status mail says: round and whose turn."""
     if view.phase == "over":
         return "game over: " + (", ".join(view.winners) + (" wins" if len(view.winners) == 1
                                                            else " win"))
