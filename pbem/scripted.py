@@ -21,6 +21,7 @@ from .loading import Rules
 from .transport import DirSender, MailDirs, base_address, recipients
 
 _VERSION = re.compile(r"@v(\d+)")
+_HEADLINE_VERSION = re.compile(r"— v(\d+)\s*$")
 
 
 class PlayerPost(Protocol):
@@ -77,9 +78,12 @@ class ScriptedPlayer:
         self.mails += 1
         body = msg.get_body(preferencelist=("plain",))
         text = body.get_content() if body is not None else ""
-        if "not applied" in str(msg["Subject"]) or "could not act" in text or "did not act" in text:
+        first = text.lstrip().partition("\n")[0]  # the headline: what the mail is about
+        if "not applied" in first or "could not act" in text or "did not act" in text:
             self.errors += 1
-        found = _VERSION.findall(text)
+        # the version to answer: the footer's "@vN", or the headline's "— vN" (a mail
+        # with no reply instructions, such as the game-over mail)
+        found = _VERSION.findall(text) or _HEADLINE_VERSION.findall(first)
         if found and int(found[-1]) >= self.version_seen:
             self.version_seen = int(found[-1])
             if msg["Reply-To"]:
