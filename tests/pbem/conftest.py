@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 
 import pytest
 
@@ -27,6 +28,18 @@ def mailbox() -> FakeMailbox:
 @pytest.fixture
 def smtp() -> FakeSmtp:
     return FakeSmtp()
+
+
+@pytest.fixture
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh folder for the command line: no database, config or transport from the
+    environment, mails to folders under it."""
+    monkeypatch.chdir(tmp_path)
+    for var in ("DATABASE_URL", "PBEM_CONFIG", "PBEM_DB", "PBEM_TRANSPORT"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("PBEM_MODERATOR_ADDRESS", "moderator@example.org")
+    monkeypatch.setenv("PBEM_MAIL_DIR", str(tmp_path / "mail"))
+    return tmp_path
 
 
 @pytest.fixture(autouse=True)

@@ -5,22 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
 from pbem.cli import app
 
 runner = CliRunner()
-
-
-@pytest.fixture
-def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    for var in ("DATABASE_URL", "PBEM_CONFIG", "PBEM_DB", "PBEM_TRANSPORT"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("PBEM_MODERATOR_ADDRESS", "moderator@example.org")
-    monkeypatch.setenv("PBEM_MAIL_DIR", str(tmp_path / "mail"))
-    return tmp_path
 
 
 def ok(*args: str) -> str:

@@ -145,16 +145,6 @@ def test_show_game_option(tiny: TinyGame) -> None:
 # ------------------------------------------------------------- new and demo
 
 
-@pytest.fixture
-def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    for var in ("DATABASE_URL", "PBEM_CONFIG", "PBEM_DB", "PBEM_TRANSPORT"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("PBEM_MODERATOR_ADDRESS", "moderator@example.org")
-    monkeypatch.setenv("PBEM_MAIL_DIR", str(tmp_path / "mail"))
-    return tmp_path
-
-
 SEATS = ("-p", "anna:anna@example.org", "-p", "bas:bas@example.org",
          "-p", "chris:chris@example.org")
 

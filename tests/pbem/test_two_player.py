@@ -62,16 +62,6 @@ def test_a_whole_two_player_game_by_mail_exports_and_verifies(mod, mailbox, smtp
     assert verify_log(log.replace('[Variant "two-player"]\n', "")).ok
 
 
-@pytest.fixture
-def env(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    for var in ("DATABASE_URL", "PBEM_CONFIG", "PBEM_DB", "PBEM_TRANSPORT"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("PBEM_MODERATOR_ADDRESS", "moderator@example.org")
-    monkeypatch.setenv("PBEM_MAIL_DIR", str(tmp_path / "mail"))
-    return tmp_path
-
-
 def cli(*args: str) -> str:
     from typer.testing import CliRunner
 
