@@ -1,0 +1,1 @@
+"""Signorie (Chiarvesio & Zizzi, 2015): the rules of the second game."""
