@@ -144,6 +144,12 @@ def new_command(
         help="sender check the moderator's mail server must vouch for in its "
              "Authentication-Results header ($PBEM_AUTHSERV_ID): dmarc | dkim | spf | none")]
     = "none",
+    mail: Annotated[list[str] | None, typer.Option(
+        "--mail", metavar="[NAME=]SETTING",
+        help="how often a player is mailed: every (after every move, the default) | turn "
+             "(when they must act or a move concerns them, with every move since) | daily "
+             "(their turns and a daily digest at $PBEM_DIGEST_HOUR UTC); NAME=SETTING for "
+             "one player, a bare SETTING for all the others (repeatable)")] = None,
     db: DbOption = None,
 ) -> None:
     """Start a game: deal from the seed and mail every player their first status."""
@@ -157,6 +163,9 @@ def new_command(
     except (ValueError, GameError) as e:
         raise typer.BadParameter(str(e), param_hint="--option") from None
 
+    import dataclasses
+
+    from .mail_settings import settings_for
     from .moderator import PlayerSpec
     from .store import utcnow
 
@@ -164,6 +173,11 @@ def new_command(
         specs = [PlayerSpec.parse(p) for p in player]
     except ValueError as e:
         _fail(str(e), 2)
+    try:
+        settings = settings_for([p.name for p in specs], mail or [])
+    except ValueError as e:
+        raise typer.BadParameter(str(e), param_hint="--mail") from None
+    specs = [dataclasses.replace(p, mail=settings[p.name]) for p in specs]
     mod = _moderator(db)
     try:
         game_id = mod.new_game(specs, utcnow(), game_id=game_id, variant=variant, seed=seed,
@@ -294,7 +308,7 @@ def status_command(
             "paused": g.paused, "deadline": d.isoformat() if (d := as_utc(g.deadline)) else None,
             "late_policy": g.late_policy, "turn_hours": g.turn_hours,
             "players": [{"seat": x.seat, "name": x.name, "person": x.person, "email": x.email,
-                         "tz": x.tz} for x in seats],
+                         "tz": x.tz, "mail": x.mail} for x in seats],
             "outbox": outbox, "undo": undo,
         }
     if as_json:
@@ -304,7 +318,7 @@ def status_command(
     typer.echo(f"{g.id}{flags}: v{g.version}, deadline {meta['deadline'] or 'none'}, "
                f"outbox {outbox or 'empty'}")
     for x in meta["players"]:  # type: ignore[attr-defined]
-        typer.echo(f"  {x['name']}: {x['person']} <{x['email']}> {x['tz']}")
+        typer.echo(f"  {x['name']}: {x['person']} <{x['email']}> {x['tz']}, mail {x['mail']}")
     if undo is not None:
         typer.echo(f"undo asked by {undo['asked_by']} ('{undo['command']}', back to "
                    f"v{undo['to_version']}); waiting for {', '.join(undo['waiting_for'])}")

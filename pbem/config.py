@@ -66,6 +66,9 @@ class Config:
     # folder in the system temp dir, "off" = none)
     game_cache_size: int = 1000
     template_cache: str = ""
+    # The hour (UTC, 0-23) of the daily digest to seats whose mail setting is
+    # `daily` (pbem.mail_settings); sent by the first deadline pass at or after it
+    digest_hour: int = 7
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def sqlalchemy_url(self) -> str:
@@ -145,6 +148,8 @@ def load_config(env: Mapping[str, str] | None = None, **overrides: Any) -> Confi
             raise ConfigError(f"{name} must be starttls, ssl or none")
     if cfg.stranger_replies not in ("daily", "never"):
         raise ConfigError("stranger_replies must be daily or never")
+    if not 0 <= cfg.digest_hour <= 23:
+        raise ConfigError(f"digest_hour must be an hour 0-23 (UTC), not {cfg.digest_hour}")
     if "@" not in cfg.moderator_address:
         raise ConfigError("moderator_address must be an email address")
     return cfg

@@ -1,4 +1,5 @@
-"""Deadlines: a reminder before, and the game's policy once one passes.
+"""Deadlines: a reminder before, and the game's policy once one passes; and the
+daily digests of the seats whose mail setting is `daily` (`pbem.mail_settings`).
 
 The clock is read by the caller and passed in as `now` (the engine has none).
 Per game: `turn_hours` (0: no deadline), `reminder_hours` before it, and
@@ -23,7 +24,7 @@ from engine.registry import get_game
 
 from .errors import ConflictError
 from .loading import Loaded
-from .notifying import announce
+from .notifying import announce, due_digests, send_digest
 from .playing import Played
 from .store import Game, Seat, as_utc, next_due, seats_of
 from .workers import lock_game
@@ -39,6 +40,7 @@ class DeadlineReport:
     reminded: list[str] = field(default_factory=list)  # game ids
     late: list[str] = field(default_factory=list)
     auto: list[str] = field(default_factory=list)  # "game: seat: command"
+    digests: list[str] = field(default_factory=list)  # "game: seat" sent a daily digest
 
 
 def new_deadline(row: Game, now: datetime) -> None:
@@ -124,7 +126,31 @@ def check_deadlines(mod: Moderator, now: datetime) -> DeadlineReport:
         except (ConflictError, IntegrityError) as e:
             log.info("deadline of %s: a concurrent write won (%s); next pass", game_id, e)
             mod.games.forget(game_id)
+    send_digests(mod, now, report)
     return report
+
+
+def send_digests(mod: Moderator, now: datetime, report: DeadlineReport) -> None:
+    """Send every daily digest due at `now` (`pbem.notifying.due_digests`), each
+    game's in its own transaction on its locked row, as the deadlines are."""
+    with mod.store.read() as s:
+        games = sorted({g for g, _ in due_digests(s, now, mod.cfg.digest_hour)})
+    for game_id in games:
+        try:
+            with mod.store.transaction() as s:
+                row = lock_game(s, game_id)
+                if row is None:
+                    continue
+                due = {seat for _, seat in due_digests(s, now, mod.cfg.digest_hour, game_id)}
+                loaded = mod.games.load(s, row)
+                tracker = mod.games.tracker(s, row)
+                for seat in seats_of(s, game_id):
+                    if seat.seat in due:
+                        send_digest(mod.post, s, row, seat, loaded, tracker, now)
+                        report.digests.append(f"{game_id}: {seat.name}")
+        except (ConflictError, IntegrityError) as e:
+            log.info("digest of %s: a concurrent write won (%s); next pass", game_id, e)
+            mod.games.forget(game_id)
 
 
 def _act(mod: Moderator, game_id: str, now: datetime, report: DeadlineReport) -> None:

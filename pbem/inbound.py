@@ -27,6 +27,7 @@ from typing import TypeVar
 from notation import Grammar, grammar_for
 
 from .headers import clean_address, clean_msgids, clean_text, unmangle
+from .mail_settings import MAIL_LINE
 from .replies import Line, clean_body, is_command_line, own_lines
 
 T = TypeVar("T")
@@ -68,6 +69,7 @@ class Envelope:
     version_line: Line | None
     commands: list[Line]
     ignored: list[Line] = field(default_factory=list)  # lines with no command word
+    mail: Line | None = None  # a `mail SETTING` line (pbem.mail_settings), the last one
 
 
 # --------------------------------------------------------------------------- headers
@@ -352,9 +354,10 @@ _TOKEN = re.compile(r"^token\s*:?\s+([a-z0-9_-]+)$", re.IGNORECASE)
 
 
 def split_envelope(lines: list[Line], grammar: Grammar | None = None) -> Envelope:
-    """Take the `@vN`, `game ID` and `token TOKEN` lines out of the lines, and sort the
-    rest into command lines and ignored lines (`pbem.replies.is_command_line`, with
-    `grammar`'s command words, by default the default game's).
+    """Take the `@vN`, `game ID`, `token TOKEN` and `mail SETTING` lines (the last
+    one: the player's mail setting, `pbem.mail_settings`) out of the lines, and sort
+    the rest into command lines and ignored lines (`pbem.replies.is_command_line`,
+    with `grammar`'s command words, by default the default game's).
 
     Raises:
         MailRejected: a version line with more than `MAX_VERSION_DIGITS` digits.
@@ -373,6 +376,8 @@ def split_envelope(lines: list[Line], grammar: Grammar | None = None) -> Envelop
             env.game = m.group(1).lower()
         elif m := _TOKEN.match(ln.text):
             env.token = m.group(1)
+        elif MAIL_LINE.match(ln.text):
+            env.mail = ln
         elif is_command_line(ln.text, grammar=grammar):
             env.commands.append(ln)
         else:

@@ -43,7 +43,8 @@ from .errors import ConflictError
 from .guard import Repeated
 from .inbound import Envelope, MailRejected, ParsedMail, parse_mail
 from .loading import Games, Loaded
-from .notifying import Post, announce, tell
+from .mail_settings import confirmation, mail_setting
+from .notifying import Post, announce, confirm_setting, tell
 from .outbound import Renderer, bytecode_cache
 from .players import PlayerSpec, addresses_of, new_token
 from .playing import CommandFailed, Played, play_lines, play_mail, undo_line, undo_notice
@@ -130,7 +131,8 @@ class Moderator:
         """Commit what was played and tell every seat (a new game, a late move)."""
         after, digest = commit(s, self.games, row, before, played, now, source=source,
                                first=first)
-        tell(self.post, s, row, seats, after, played, digest, now, notice=notice)
+        tell(self.post, s, row, seats, after, played, digest, now, notice=notice,
+             everyone=first)
 
     # ------------------------------------------------------------------- one mail
 
@@ -181,6 +183,9 @@ class Moderator:
     def _play(self, s: Session, row: Game, seat: Seat, env: Envelope, parsed: ParsedMail,
               now: datetime) -> Outcome:
         before = self.games.load(s, row)
+        setting = mail_setting(env)
+        if setting is not None and not env.commands:
+            return self._set_mail(s, row, seat, before, setting, parsed, now)
         digest = guard.admit(s, self.cfg, row, seat, before, env, parsed, now)
         played = play_mail(before.played(row.seed, self.games.tracker(s, row)), seat.seat,
                            env.commands, before.rules.presenter)
@@ -188,14 +193,30 @@ class Moderator:
         version = before.state.version
         after, head = commit(s, self.games, row, before, played, now,
                              source=parsed.message_id)
+        if setting is not None:
+            seat.mail = setting
+            s.add(seat)
         tell(self.post, s, row, seats_of(s, row.id), after, played, head, now, sender=seat,
              in_reply_to=parsed.message_id, references=parsed.references,
-             notice=" ".join(played.notices))
+             notice=" ".join(played.notices),
+             sender_notice="" if setting is None else confirmation(setting,
+                                                                   self.cfg.digest_hour))
         if digest is not None:
             s.add(PlayedMail(game_id=row.id, seat=seat.seat, digest=digest, version=version,
                              message_id=parsed.message_id[:500], created=now))
         return Outcome("accepted", row.id, seat.seat, "; ".join(played.echo),
                        len(played.events))
+
+    def _set_mail(self, s: Session, row: Game, seat: Seat, loaded: Loaded, setting: str,
+                  parsed: ParsedMail, now: datetime) -> Outcome:
+        """A mail that only sets the seat's mail setting: stored, and confirmed in a
+        reply (whatever version it answers: it plays nothing)."""
+        seat.mail = setting
+        s.add(seat)
+        text = confirmation(setting, self.cfg.digest_hour)
+        confirm_setting(self.post, s, row, seat, loaded, text, now,
+                        in_reply_to=parsed.message_id, references=parsed.references)
+        return Outcome("accepted", row.id, seat.seat, f"mail {setting}")
 
     def _refused(self, s: Session, parsed: ParsedMail, now: datetime, r: MailRejected,
                  inbound: InboundMail) -> None:

@@ -1,9 +1,12 @@
 """What the players are told: after every change each seat gets one status mail
 (and a private mail for what it alone learnt), and the moderator's notices.
 
-`tell` is the one place that decides what each seat is told after a change; the
-words come from the game's presenter (`pbem.presenter`), the mails from the
-templates (`pbem.outbound.Renderer`).
+`tell` is the one place that decides what each seat is told after a change: a seat
+whose mail setting is `turn` or `daily` (`pbem.mail_settings`) only when it must
+see the change now, a `daily` one also once a day (`send_digests`). Every status
+mail lists every move since the seat's last one. The words come from the game's
+presenter (`pbem.presenter`), the mails from the templates
+(`pbem.outbound.Renderer`).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from engine.chain import head
 from engine.registry import summary_of
@@ -21,9 +24,10 @@ from engine.undo import START, Tracker, legal_undo_commands
 
 from .config import Config
 from .loading import Loaded
+from .mail_settings import DAILY, Reasons, digest_time
 from .outbound import Renderer, make_mail, status_context, thread_of, when
 from .playing import Played, undo_line
-from .store import Game, Seat, head_hash, seats_of
+from .store import EventRow, Game, Seat, head_hash, seats_of
 
 
 def subject(game_id: str, title: str) -> str:
@@ -83,14 +87,37 @@ def changes_for(loaded: Loaded, events: Sequence[Any], seat: int) -> list[str]:
     return [presenter.describe_event(game.redact(e, seat), names, seat) for e in events]
 
 
+def concerned(presenter: Any, events: Sequence[Any], seat: int) -> bool:
+    """Whether `events`, caused by another seat's mail or the deadline policy, happened
+    to `seat`: one of them is the seat's own (an auction it won at another's pass, a
+    move played for it at its deadline), or the game's presenter says it concerns the
+    seat (its optional `concerns(event, seat)`: a card taken from it)."""
+    concerns = getattr(presenter, "concerns", None)
+    return any(getattr(e, "seat", None) == seat or (concerns is not None and concerns(e, seat))
+               for e in events)
+
+
+def reasons(loaded: Loaded, played: Played, seat: int, sender: Seat | None,
+            everyone: bool) -> Reasons:
+    """Why `seat` is told of the change `played` made (`Reasons.tell`)."""
+    own = sender is not None and seat == sender.seat
+    return Reasons(to_act=seat in loaded.rules.game.to_act(loaded.state),
+                   consent=bool(played.notices), answered=own,
+                   concerned=not own and concerned(loaded.rules.presenter, played.events,
+                                                   seat),
+                   everyone=everyone or loaded.state.finished)
+
+
 def tell(post: Post, s: Session, row: Game, seats: Sequence[Seat], loaded: Loaded,
          played: Played, digest: str, now: datetime, *, sender: Seat | None = None,
          in_reply_to: str | None = None, references: Sequence[str] = (),
-         notice: str = "") -> None:
+         notice: str = "", sender_notice: str = "", everyone: bool = False) -> None:
     """What each seat is told after `played` made `loaded` (the game after it): a
-    status mail to everyone (the sender's also echoes its commands and answers its
-    mail), and a private mail to a seat that alone learnt something (its cards).
-    The mails of the change that ends the game reveal its seed."""
+    status mail to every seat its mail setting lets it reach (`reasons`; `everyone`:
+    to all, as at the start), the sender's also echoing its commands, answering its
+    mail and saying `sender_notice`; and a private mail to a seat that alone learnt
+    something (its cards). The mails of the change that ends the game reveal its
+    seed."""
     presenter = loaded.rules.presenter
     if loaded.state.finished:
         notice = (notice + " " if notice else "") + (
@@ -99,10 +126,12 @@ def tell(post: Post, s: Session, row: Game, seats: Sequence[Seat], loaded: Loade
             f"'pbem verify' on the log of 'pbem export {row.id}' (docs/trust.md).")
     for seat in seats:
         own = sender is not None and seat.seat == sender.seat
-        status(post, s, row, seat, loaded, now, digest, tracker=played.tracker,
-               echo=played.echo if own else (), ignored=played.ignored if own else (),
-               in_reply_to=in_reply_to if own else None,
-               references=references if own else (), notice=notice)
+        if reasons(loaded, played, seat.seat, sender, everyone).tell(seat.mail):
+            said = " ".join(n for n in (notice, sender_notice if own else "") if n)
+            status(post, s, row, seat, loaded, now, digest, tracker=played.tracker,
+                   echo=played.echo if own else (), ignored=played.ignored if own else (),
+                   in_reply_to=in_reply_to if own else None,
+                   references=references if own else (), notice=said)
         news = [e for e in played.events
                 if presenter.private_news(e) and getattr(e, "seat", None) == seat.seat]
         if news:
@@ -133,6 +162,49 @@ def status(post: Post, s: Session, row: Game, seat: Seat, loaded: Loaded, now: d
                in_reply_to=in_reply_to, references=references, version=state.version)
     seat.mailed_version = state.version
     s.add(seat)
+
+
+DIGEST_NOTICE = "Your daily digest: every move since your last mail."
+
+
+def due_digests(s: Session, now: datetime, hour: int,
+                game_id: str | None = None) -> list[tuple[str, int]]:
+    """The seats on `daily` (of `game_id`, or of every game) whose digest is due at
+    `now`, as (game id, seat): those whose oldest move not yet mailed to them is
+    older than the latest digest time (`digest_time`). So a move waits at most a
+    day, a seat with nothing new gets nothing, and a seat mailed since (its turn)
+    waits for the next digest time."""
+    q = (select(Seat.game_id, Seat.seat)
+         .join(EventRow, (col(EventRow.game_id) == col(Seat.game_id))
+               & (col(EventRow.seq) == col(Seat.mailed_version)))
+         .where(Seat.mail == DAILY).where(col(EventRow.created) < digest_time(now, hour)))
+    if game_id is not None:
+        q = q.where(Seat.game_id == game_id)
+    return [(g, seat) for g, seat in s.exec(q.order_by(col(Seat.game_id), col(Seat.seat)))]
+
+
+def send_digest(post: Post, s: Session, row: Game, seat: Seat, loaded: Loaded,
+                tracker: Tracker, now: datetime) -> None:
+    """A seat's daily digest: its status mail, with every move since its last one."""
+    status(post, s, row, seat, loaded, now, head_hash(s, row.id, row.version),
+           tracker=tracker, notice=DIGEST_NOTICE)
+
+
+def confirm_setting(post: Post, s: Session, row: Game, seat: Seat, loaded: Loaded,
+                    text: str, now: datetime, *, in_reply_to: str,
+                    references: Sequence[str]) -> None:
+    """The answer to a mail that only set the seat's mail setting (`text` confirms
+    it)."""
+    presenter = loaded.rules.presenter
+    utc, local = when(row.deadline, seat.tz)
+    title = "your mail setting"
+    ctx = {"game_id": row.id, "title": title, "lines": [text],
+           "turn_line": presenter.turn_line(loaded.view(None), seat.name),
+           "deadline_utc": utc, "deadline_local": local, "version": row.version,
+           "position": head(row.version, head_hash(s, row.id, row.version))}
+    post.queue(s, "notice", ctx, kind="notice", to=seat.email, game_id=row.id, title=title,
+               now=now, folder=presenter.template_dir, reply_to=post.reply_to(seat),
+               in_reply_to=in_reply_to, references=references, version=row.version)
 
 
 def private(post: Post, s: Session, row: Game, seat: Seat, loaded: Loaded,

@@ -11,13 +11,14 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class PlayerSpec:
     """A player of a new game: `name` (the seat's name in the notation), the main
-    address (where mails go), the zone, and further addresses the player may also
-    send from."""
+    address (where mails go), the zone, further addresses the player may also send
+    from, and how often the player is mailed (`pbem.mail_settings`)."""
 
     name: str
     email: str
     tz: str = "UTC"
     extra: tuple[str, ...] = ()
+    mail: str = "every"
 
     @classmethod
     def parse(cls, text: str) -> PlayerSpec:

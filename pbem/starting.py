@@ -15,6 +15,7 @@ from engine.chain import seed_commitment
 from engine.match import Match
 
 from .loading import Loaded, Rules
+from .mail_settings import check_setting
 from .names import check_game_names
 from .players import PlayerSpec, new_token
 from .playing import Played
@@ -41,7 +42,8 @@ def new_game(mod: Moderator, players: Sequence[PlayerSpec], now: datetime, *,
         NameRefused: a name the notation cannot write, or two that look alike
             (`pbem.names`).
         ValueError: a bad game id, policy or duplicate game id; an address given
-            to two seats; a sender check without a configured authserv-id.
+            to two seats; a sender check without a configured authserv-id; a mail
+            setting that is none of every, turn, daily.
         UnknownGameError: no such game.
     """
     if late_policy not in ("wait", "auto"):
@@ -52,6 +54,7 @@ def new_game(mod: Moderator, players: Sequence[PlayerSpec], now: datetime, *,
         raise ValueError(f"--require-auth {require_auth} needs the authserv-id of the "
                          "moderator's mail server (PBEM_AUTHSERV_ID)")
     owners: dict[str, str] = {}
+    players = [dataclasses.replace(p, mail=check_setting(p.mail)) for p in players]
     for p in players:
         for addr in (p.email, *p.extra):
             if owners.setdefault(addr, p.name) != p.name:
@@ -76,7 +79,8 @@ def new_game(mod: Moderator, players: Sequence[PlayerSpec], now: datetime, *,
         row.game = rules.game.name
         s.add(row)
         seats = [Seat(game_id=game_id, seat=i, name=p.name, person=p.name, email=p.email,
-                      tz=p.tz, token=new_token()) for i, p in enumerate(players)]
+                      tz=p.tz, token=new_token(), mail=p.mail)
+                 for i, p in enumerate(players)]
         for seat in seats:
             s.add(seat)
         s.flush()

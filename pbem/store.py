@@ -124,6 +124,9 @@ class Seat(SQLModel, table=True):
     tz: str = "UTC"
     token: str = Field(unique=True, index=True)
     mailed_version: int = 0  # the version of the last status mail this seat was sent
+    # how often the seat is mailed: every | turn | daily (pbem.mail_settings)
+    mail: str = Field(default="every", sa_column_kwargs={"server_default": "every"},
+                      index=True)
 
 
 class SeatAddress(SQLModel, table=True):

@@ -17,7 +17,7 @@ from sqlmodel import SQLModel, col, select
 
 from pbem import schema
 from pbem.schema import VERSION_TABLE, Migration, include_object
-from pbem.store import TABLES, EventRow, Game, OutMail, Store, as_utc, next_due
+from pbem.store import TABLES, EventRow, Game, OutMail, Seat, Store, as_utc, next_due
 
 from .fakes import NOW, PLAYERS, FakeMailbox, FakeSmtp, make_moderator
 from .helpers import keep_line, run, send, state_of
@@ -119,6 +119,7 @@ def upgrade_to_game_name_in_place(url: str, game_id: str) -> None:
     assert [g.pop("due_at") for g in after["pbem_game"]] == [None]  # 0005: no deadline
     assert after.pop(VERSION_TABLE) == [{"version_num": schema.HEAD}]
     assert after.pop("pbem_snapshot") == []  # 0006's, empty until a game's next commit
+    assert [x.pop("mail") for x in after["pbem_seat"]] == ["every"] * 3  # 0007's default
     before.pop(VERSION_TABLE)
     assert after == before and before["pbem_event"] and before["pbem_outbox"]
     with store.read() as s:
@@ -171,6 +172,35 @@ def upgrade_fills_due_at(url: str) -> None:
         found = set(s.exec(select(Game.id).where(col(Game.due_at) <= NOW)))
     assert found == {"no-reminder", "late-auto"}
     store.dispose()
+
+
+def upgrade_gives_every_seat_every(url: str) -> None:
+    """A database at revision 0006 (before the mail settings) is upgraded in place:
+    every seat of its game is mailed as before (`every`), every other value stays,
+    and a seat's setting is then stored and read back."""
+    game_id = make_revision_database(url, "0006")
+    store = Store(url)
+    before = rows_of(store.engine)
+    assert "mail" not in before["pbem_seat"][0]
+    assert store.create_all().before == "0006"
+    assert schema_diff(store.engine) == []
+    after = rows_of(store.engine)
+    assert [x.pop("mail") for x in after["pbem_seat"]] == ["every"] * len(PLAYERS)
+    after.pop(VERSION_TABLE)
+    before.pop(VERSION_TABLE)
+    assert after == before
+    with store.transaction() as s:
+        seat = s.exec(select(Seat).where(Seat.game_id == game_id)
+                      .where(Seat.seat == 1)).one()
+        seat.mail = "daily"
+        s.add(seat)
+    store.dispose()
+    store = Store(url)
+    with store.read() as s:
+        assert [x.mail for x in s.exec(select(Seat).where(Seat.game_id == game_id)
+                                       .order_by(col(Seat.seat)))] == ["every", "daily", "every"]
+    store.dispose()
+    upgrade_and_play_on(url, game_id)
 
 
 def upgrade_and_play_on(url: str, game_id: str) -> None:

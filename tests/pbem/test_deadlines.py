@@ -165,8 +165,9 @@ class Reads:
 
 
 def test_a_pass_reads_only_the_due_games_through_the_index(mod) -> None:
-    """An idle pass is one query that loads no game, however many wait; a pass with
-    due games loads those and no other."""
+    """An idle pass is two queries that load no game, however many wait: the due
+    games through their index, the due daily digests through the seats' mail setting
+    index; a pass with due games loads those and no other."""
     games = [mod.new_game(PLAYERS, NOW, game_id=f"pof-{i}", seed=f"s{i}", turn_hours=48,
                           reminder_hours=12) for i in range(12)]
     for game in games[4:]:
@@ -175,15 +176,18 @@ def test_a_pass_reads_only_the_due_games_through_the_index(mod) -> None:
     with Reads(mod) as idle:
         report = check_deadlines(mod, NOW + timedelta(hours=35))
     assert report == DeadlineReport() and idle.games == []
-    ((sql, params),) = idle.statements
+    (sql, params), (digest_sql, digest_params) = idle.statements
     plan = mod.store.engine.raw_connection().execute(f"EXPLAIN QUERY PLAN {sql}", params)
     assert "ix_pbem_game_due_at" in " ".join(str(row) for row in plan)
+    plan = mod.store.engine.raw_connection().execute(f"EXPLAIN QUERY PLAN {digest_sql}",
+                                                     digest_params)
+    assert "ix_pbem_seat_mail" in " ".join(str(row) for row in plan)
     with Reads(mod) as due:
         report = check_deadlines(mod, NOW + timedelta(hours=37))
     assert report.reminded == games[:3] and sorted(set(due.games)) == games[:3]
     with Reads(mod) as after:
         assert check_deadlines(mod, NOW + timedelta(hours=37)) == DeadlineReport()
-    assert after.games == [] and len(after.statements) == 1
+    assert after.games == [] and len(after.statements) == 2
     assert sorted(check_deadlines(mod, NOW + timedelta(hours=61)).reminded) == sorted(games[4:])
 
 
