@@ -347,6 +347,11 @@ def command_lines(text: str, grammar: Grammar | None = None) -> list[Line]:
     return own_lines(text, grammar=grammar or grammar_for(None))
 
 
+SHELL_WORDS = ("game", "token", "mail")
+"""The first words of the lines `split_envelope` takes out of a mail before a game's
+command lines are read (with `@vN`): no game may have them as command words
+(tests/contract checks every registered grammar)."""
+
 MAX_VERSION_DIGITS = 9
 _VERSION = re.compile(r"^@\s*v?(\d+)$", re.IGNORECASE)
 _GAME = re.compile(r"^game\s*:?\s+([a-z0-9][a-z0-9._-]*)$", re.IGNORECASE)

@@ -2,10 +2,12 @@
 
 * `every` (the default): a status mail after every accepted move.
 * `turn`: a status mail only when the seat is told something it must see now
-  (`Reasons.tell`): it is to act, an undo asks for its consent (or the undo
-  protocol moved), it sent the mail being answered, a move of another seat (or of
-  the deadline policy) happened to it, the game starts or ends. Private mails (the
-  seat's own cards) and error replies go out as always.
+  (`Reasons.tell`): it is to act, the undo protocol moved (a request for its
+  consent, a consent, a refusal), a move of another seat (or of the deadline
+  policy) happened to it, its own mail changed its setting, the game starts or
+  ends. A mail of its own that is accepted and leaves it nothing to do is not
+  answered (the next status mail lists it); private mails (the seat's own cards)
+  and error replies go out as always.
 * `daily`: as `turn`, plus one digest a day at `Config.digest_hour` UTC, sent by the
   deadline pass (`pbem.notifying.send_digests`) when moves are waiting for the seat.
 
@@ -121,12 +123,12 @@ class Reasons:
 
     to_act: bool = False  # the game waits for the seat
     consent: bool = False  # the undo protocol moved (a request, a consent, a refusal)
-    answered: bool = False  # the change answers this seat's own mail
+    confirm: bool = False  # the seat's own mail changed its mail setting
     concerned: bool = False  # a move of another seat (or the deadline's) happened to it
     everyone: bool = False  # the game starts or ends
 
     def tell(self, setting: str) -> bool:
-        return setting == EVERY or any((self.to_act, self.consent, self.answered,
+        return setting == EVERY or any((self.to_act, self.consent, self.confirm,
                                         self.concerned, self.everyone))
 
 

@@ -97,12 +97,13 @@ def concerned(presenter: Any, events: Sequence[Any], seat: int) -> bool:
                for e in events)
 
 
-def reasons(loaded: Loaded, played: Played, seat: int, sender: Seat | None,
-            everyone: bool) -> Reasons:
-    """Why `seat` is told of the change `played` made (`Reasons.tell`)."""
+def reasons(loaded: Loaded, played: Played, seat: int, sender: Seat | None, *,
+            everyone: bool = False, confirm: bool = False) -> Reasons:
+    """Why `seat` is told of the change `played` made (`Reasons.tell`); `confirm`:
+    the change answers the seat's own mail, which changed its mail setting."""
     own = sender is not None and seat == sender.seat
     return Reasons(to_act=seat in loaded.rules.game.to_act(loaded.state),
-                   consent=bool(played.notices), answered=own,
+                   consent=bool(played.notices), confirm=own and confirm,
                    concerned=not own and concerned(loaded.rules.presenter, played.events,
                                                    seat),
                    everyone=everyone or loaded.state.finished)
@@ -115,9 +116,9 @@ def tell(post: Post, s: Session, row: Game, seats: Sequence[Seat], loaded: Loade
     """What each seat is told after `played` made `loaded` (the game after it): a
     status mail to every seat its mail setting lets it reach (`reasons`; `everyone`:
     to all, as at the start), the sender's also echoing its commands, answering its
-    mail and saying `sender_notice`; and a private mail to a seat that alone learnt
-    something (its cards). The mails of the change that ends the game reveal its
-    seed."""
+    mail and saying `sender_notice` (a new mail setting: always told); and a
+    private mail to a seat that alone learnt something (its cards). The mails of
+    the change that ends the game reveal its seed."""
     presenter = loaded.rules.presenter
     if loaded.state.finished:
         notice = (notice + " " if notice else "") + (
@@ -126,7 +127,9 @@ def tell(post: Post, s: Session, row: Game, seats: Sequence[Seat], loaded: Loade
             f"'pbem verify' on the log of 'pbem export {row.id}' (docs/trust.md).")
     for seat in seats:
         own = sender is not None and seat.seat == sender.seat
-        if reasons(loaded, played, seat.seat, sender, everyone).tell(seat.mail):
+        why = reasons(loaded, played, seat.seat, sender, everyone=everyone,
+                      confirm=bool(sender_notice))
+        if why.tell(seat.mail):
             said = " ".join(n for n in (notice, sender_notice if own else "") if n)
             status(post, s, row, seat, loaded, now, digest, tracker=played.tracker,
                    echo=played.echo if own else (), ignored=played.ignored if own else (),

@@ -8,6 +8,12 @@ folder, `templates/<template_dir>/`, beside the shared ones in `templates/` (an
 absolute `template_dir` names a folder elsewhere, as a game outside pbem needs).
 
 Presenters are registered by entry point (`pbem.registry`, group `pbem.presenters`).
+
+Optional, looked up with getattr (a game without it gets the default):
+`concerns(event, seat) -> bool`, an event of another seat's move that happened to
+`seat` through a field other than its own `seat` (a card taken from it), so that a
+seat whose mail setting is `turn` or `daily` is told at once
+(`pbem.notifying.concerned`; default: only events whose `seat` is the seat).
 """
 
 from __future__ import annotations

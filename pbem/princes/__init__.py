@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.princes.commands import Command
-from engine.princes.events import CardsDrawn, Event, ProfessionsDealt
+from engine.princes.events import CardsDrawn, Event, ProfessionsDealt, Recruited
 from engine.princes.legal import legal_commands
 from engine.princes.state import State
 from engine.princes.views import View
@@ -39,6 +39,11 @@ class PrincesPresenter:
 
     def private_news(self, event: Event) -> bool:
         return isinstance(event, CardsDrawn | ProfessionsDealt)
+
+    def concerns(self, event: Event, seat: int) -> bool:
+        """A move of another seat that happened to `seat`: a profession recruited
+        from it (`pbem.notifying.concerned`)."""
+        return isinstance(event, Recruited) and event.victim == seat
 
     def headline(self, view: View, viewer: str | None) -> str:
         return context.headline(view, viewer)

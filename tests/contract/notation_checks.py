@@ -32,6 +32,7 @@ from notation import (
     player_vocabulary,
 )
 from notation.reader import Reader
+from pbem.inbound import SHELL_WORDS
 
 from .checks import Playout
 
@@ -73,10 +74,16 @@ def commands_of(playouts: Iterable[Playout]) -> Commands:
 
 def check_grammar_shape(game: Any, grammar: Any) -> None:
     """The grammar is a `Grammar` of the game's name; its verbs hold the undo words,
-    taken only in full; its tags are the game's option tags; the command it gives for
-    `naming` names the player and reads back."""
+    taken only in full, and no word the shell reads first (`mail`, `token`, `game`:
+    `pbem.inbound.SHELL_WORDS`), nor a word such a word is a prefix of; its tags are
+    the game's option tags; the command it gives for `naming` names the player and
+    reads back."""
     assert isinstance(grammar, Grammar), f"{grammar!r} lacks members of notation.Grammar"
     assert grammar.name == game.name, (grammar.name, game.name)
+    for word in SHELL_WORDS:
+        assert word not in grammar.verbs, (
+            f"{grammar.name}: {word!r} reads as the verb {grammar.verbs.get(word)!r}, but "
+            "the moderator takes such lines out of a mail before its commands are read")
     for verb in UNDO_VERBS:
         assert verb in grammar.verbs.words, f"{grammar.name}: {verb!r} is no verb"
         assert verb in grammar.verbs.whole, f"{grammar.name}: {verb!r} may be abbreviated"

@@ -210,3 +210,13 @@ def test_wrong_tags_and_abbreviated_undo_fail() -> None:
     tagless.verbs = hc.VERBS
     with pytest.raises(AssertionError, match=r"tags \[\], options \['Purse'\]"):
         check_grammar_shape(HIGH_CARD, tagless)
+
+
+def test_a_verb_the_shell_reads_first_fails() -> None:
+    # A game whose command 'mailbox' a line 'mail ...' would stand for: the moderator
+    # takes 'mail SETTING' lines (the player's mail setting) out of a mail first.
+    mailing = hc.HighCardGrammar()
+    mailing.verbs = Vocabulary("command", (*hc.VERBS.words, "mailbox"),
+                               whole=hc.VERBS.whole)
+    with pytest.raises(AssertionError, match="'mail' reads as the verb 'mailbox'"):
+        check_grammar_shape(HIGH_CARD, mailing)
