@@ -142,6 +142,17 @@ def admit(s: Session, cfg: Config, row: Game, seat: Seat, loaded: Loaded, env: E
                        f"commands, Date and In-Reply-To; first received as "
                        f"{before.message_id}), so it was not played again. To play the same "
                        "command once more, write a new mail.", seat)
+    check_rate(s, cfg, row, seat, now)
+    return digest
+
+
+def check_rate(s: Session, cfg: Config, row: Game, seat: Seat, now: datetime) -> None:
+    """Refuse a mail of a seat that had `Config.seat_mails_per_hour` mails accepted
+    in the last hour (a mail that only sets the mail setting counts too).
+
+    Raises:
+        MailRejected: the seat is over its rate limit (answered once an hour).
+    """
     limit = cfg.seat_mails_per_hour
     since = now - WINDOW
     if accepted_since(s, row.id, seat.seat, since) >= limit:
@@ -151,7 +162,6 @@ def admit(s: Session, cfg: Config, row: Game, seat: Seat, loaded: Loaded, env: E
             f"last hour, the most this moderator plays per seat; your commands were not "
             "applied. Send them again later (further mails this hour get no reply).",
             reply=not told)
-    return digest
 
 
 def check_version(s: Session, cfg: Config, row: Game, seat: Seat, loaded: Loaded,

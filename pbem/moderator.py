@@ -210,7 +210,9 @@ class Moderator:
     def _set_mail(self, s: Session, row: Game, seat: Seat, loaded: Loaded, setting: str,
                   parsed: ParsedMail, now: datetime) -> Outcome:
         """A mail that only sets the seat's mail setting: stored, and confirmed in a
-        reply (whatever version it answers: it plays nothing)."""
+        reply (whatever version it answers: it plays nothing), within the seat's
+        rate limit."""
+        guard.check_rate(s, self.cfg, row, seat, now)
         seat.mail = setting
         s.add(seat)
         text = confirmation(setting, self.cfg.digest_hour)

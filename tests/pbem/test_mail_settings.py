@@ -370,3 +370,14 @@ def test_an_undo_reaches_the_seats_on_turn(mod, mailbox, smtp) -> None:
     send(mailbox, smtp, CHRIS, "refuse")
     run(mod, mailbox, smtp)
     assert "chris refused anna's undo" in smtp.text(smtp.to(ANNA)[0])
+
+
+def test_mails_that_only_set_the_setting_count_towards_the_rate_limit(mod, game, mailbox,
+                                                                     smtp) -> None:
+    mod.cfg = dataclasses.replace(mod.cfg, seat_mails_per_hour=2)
+    run(mod, mailbox, smtp)
+    for _ in range(3):
+        send(mailbox, smtp, BAS, "mail turn\n")
+    outcomes = run(mod, mailbox, smtp).outcomes
+    assert [o.status for o in outcomes] == ["accepted", "accepted", "rejected"]
+    assert outcomes[2].note.startswith("flood: ")
