@@ -9,7 +9,7 @@
   answered (the next status mail lists it); private mails (the seat's own cards)
   and error replies go out as always.
 * `daily`: as `turn`, plus one digest a day at `Config.digest_hour` UTC, sent by the
-  deadline pass (`pbem.notifying.send_digests`) when moves are waiting for the seat.
+  deadline pass (`pbem.deadlines.send_digests`) when moves are waiting for the seat.
 
 Nothing is lost: every status mail lists every move since the seat's last status
 mail (`Seat.mailed_version`), whatever the setting. A player sets it at `pbem new`
@@ -45,8 +45,8 @@ DESCRIPTIONS = {
 
 MAIL_LINE = re.compile(r"^mail\s*:?(?:\s+(\S+))?\s*$", re.IGNORECASE)
 """A line `mail SETTING` in a player's mail (`pbem.inbound.split_envelope` takes it
-out before the game's command lines are read; no game has `mail` as a command word,
-tests/seam checks)."""
+out before the game's command lines are read; no game has `mail` as a command word:
+the notation contract in tests/contract checks every registered grammar)."""
 
 
 class MailSettingError(ValueError):
@@ -61,10 +61,11 @@ def check_setting(value: str) -> str:
     """
     setting = value.strip().lower()
     if setting not in SETTINGS:
+        what = f"{value.strip()!r} is no mail setting" if setting else "no mail setting given"
         raise MailSettingError(
-            f"{value.strip()!r} is no mail setting; write 'mail every' (a status mail "
-            "after every move), 'mail turn' (only when you must act, with every move "
-            "since your last mail) or 'mail daily' (your turns and one digest a day)")
+            f"{what}; write 'mail every' (a status mail after every move), 'mail turn' "
+            "(only when you must act, with every move since your last mail) or 'mail "
+            "daily' (your turns and one digest a day)")
     return setting
 
 

@@ -293,7 +293,7 @@ def test_a_mail_line_sets_the_seat_and_is_confirmed(tmp_path, mailbox, smtp) -> 
 
 
 @pytest.mark.parametrize(("line", "shown"), [("mail weekly", "'weekly' is no mail setting"),
-                                             ("mail", "'' is no mail setting")])
+                                             ("mail", "no mail setting given")])
 def test_a_bad_mail_setting_is_refused_and_nothing_applied(mod, game, mailbox, smtp, line,
                                                            shown) -> None:
     run(mod, mailbox, smtp)
