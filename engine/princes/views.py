@@ -24,7 +24,7 @@ from .queries import (
     to_act,
 )
 from .ruleset import Rules
-from .state import CHANCE, FREEDOMS_DUE, State
+from .state import CHANCE, FREEDOMS_DUE, Player, State
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +77,7 @@ class PlayerView:
     grid: tuple[str, ...]  # rows from top (7) to bottom (1)
     actions_left: int = 0  # in the action phase, before the turn is over (public)
     works_left: int = 0  # works among those actions (the rules' limit on works)
+    works: tuple[tuple[str, int], ...] = ()  # `table` with each work's value (public)
     professions: tuple[ProfessionView, ...] | None = None  # own only: the hand's works
     cards: tuple[CardView, ...] | None = None  # own only: bonus, then prestige cards
 
@@ -166,6 +167,7 @@ def view_for(state: State, seat: int | None) -> View:
             florins=p.florins if own or state.money_open else None,
             buildings=p.buildings, landscapes=p.landscapes, freedoms=p.freedoms,
             jesters=p.jesters, builders=p.builders, table=p.table, recruiters=p.recruiters,
+            works=_works(p),
             recruiting=p.recruiting, hand_count=len(p.hand),
             bonus_count=len(p.bonus_hand), prestige_count=len(p.prestige_hand),
             hand=p.hand if own else None, bonus_hand=p.bonus_hand if own else None,
@@ -215,6 +217,13 @@ def _left(state: State, seat: int) -> dict[str, int]:
     actions = max(0, limits["actions"] + characters.extra_actions(state, seat) - p.actions)
     works = max(0, limits["work"] - p.used.get("work", 0))
     return {"actions_left": actions, "works_left": min(works, actions)}
+
+
+def _works(p: Player) -> tuple[tuple[str, int], ...]:
+    """The works on the player's table with the value each was completed at (the
+    last work with that profession: a recruited card may come back to the table)."""
+    values = dict(p.work_values)
+    return tuple((prof, values.get(prof, 0)) for prof in p.table)
 
 
 def _professions(state: State, seat: int) -> tuple[ProfessionView, ...]:

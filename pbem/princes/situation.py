@@ -109,9 +109,10 @@ def _count(n: int, one: str, many: str) -> str:
 
 
 def display_line(p: PlayerView) -> str:
-    """An opponent's public display: works, buildings, landscapes, freedoms, jesters,
-    builders, recruiting cards, cards in hand (counted) and the best work this round."""
-    works = ", ".join(p.table) or "none"
+    """An opponent's public display: works (each with its work value), buildings,
+    landscapes, freedoms, jesters, builders, recruiting cards, cards in hand (counted)
+    and the best work this round."""
+    works = ", ".join(f"{prof} (value {wv})" for prof, wv in p.works) or "none"
     if p.recruiters:
         works += f" (+{_count(p.recruiters, 'recruiting card', 'recruiting cards')} of others)"
     buildings = ", ".join(name for name, _ in p.buildings)

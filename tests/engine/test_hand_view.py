@@ -21,7 +21,7 @@ from princes_playouts import playout, steps
 from engine.princes.commands import Bid
 from engine.princes.court import CHARACTERS
 from engine.princes.definition import GAME
-from engine.princes.events import Event, GameEnded, PrestigeScored, WorkCompleted
+from engine.princes.events import Event, GameEnded, PrestigeScored, Recruited, WorkCompleted
 from engine.princes.evolve import evolve
 from engine.princes.game import new_state
 from engine.princes.legal import legal_commands
@@ -144,3 +144,20 @@ def test_every_card_has_a_text_whose_numbers_agree_with_its_data(expansion: str)
         view = view_for(_late_state(_expansion(3)), 0)
         assert view.characters
         assert all(c.text == rules.court.texts[c.name] for c in view.characters)
+
+
+def test_each_work_on_display_keeps_the_value_it_was_completed_at() -> None:
+    recruited = 0
+    for game in _games():
+        values: dict[tuple[int, str], int] = {}
+        state = game.state
+        for _, e in _events(game):
+            if isinstance(e, WorkCompleted):
+                values[e.seat, e.profession] = e.wv
+            elif isinstance(e, Recruited):
+                del values[e.victim, e.profession]
+                recruited += 1
+        for seat, p in enumerate(view_for(state, None).players):
+            assert [prof for prof, _ in p.works] == list(p.table)
+            assert all(values[seat, prof] == wv for prof, wv in p.works)
+    assert recruited

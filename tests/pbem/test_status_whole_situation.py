@@ -113,7 +113,9 @@ def check_auction(state: State, seat: int, text: str, html: str) -> bool:
 
 def check_others(state: State, seat: int, text: str, html: str) -> None:
     for i, p in enumerate(state.players):
-        head = f"{p.name}: fame {p.fame}; works {', '.join(p.table) or 'none'}"
+        value = dict(p.work_values)
+        works = [f"{prof} (value {value[prof]})" for prof in p.table]
+        head = f"{p.name}: fame {p.fame}; works {', '.join(works) or 'none'}"
         counts = (f"; buildings {len(p.buildings)}", f"; landscapes {len(p.landscapes)}",
                   f"; jesters {p.jesters}; builders {p.builders}",
                   f"; in hand {len(p.hand)} profession")
