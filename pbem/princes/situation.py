@@ -80,11 +80,13 @@ def profession_line(p: ProfessionView, me: PlayerView, min_wv: int) -> str:
             f"work value {p.wv} now")
     bonus = sum(c.value for c in me.cards or () if c.deck == "bonus")
     if bonus:
-        line += f", {p.wv + bonus} with all your bonus cards"
+        line += f" ({p.wv + bonus} with all your bonus cards)"
     if not min_wv:
         return line + "."
     if p.wv >= min_wv:
         return line + f", enough for this round's minimum of {min_wv}."
+    if p.wv + bonus >= min_wv:
+        return line + f", enough for this round's minimum of {min_wv} with bonus cards."
     return line + f", {min_wv - p.wv} short of this round's minimum of {min_wv}."
 
 

@@ -55,10 +55,15 @@ def expected_professions(state: State, seat: int) -> list[str]:
         line = f"{prof}: needs {card.building}, {card.landscape} and {card.freedom} ("
         line_wv = f"); work value {wv} now"
         if bonus:
-            line_wv += f", {wv + bonus} with all your bonus cards"
-        if minimum:
-            line_wv += (f", enough for this round's minimum of {minimum}." if wv >= minimum
-                        else f", {minimum - wv} short of this round's minimum of {minimum}.")
+            line_wv += f" ({wv + bonus} with all your bonus cards)"
+        if minimum and wv >= minimum:
+            line_wv += f", enough for this round's minimum of {minimum}."
+        elif minimum and wv + bonus >= minimum:
+            line_wv += f", enough for this round's minimum of {minimum} with bonus cards."
+        elif minimum:
+            line_wv += f", {minimum - wv} short of this round's minimum of {minimum}."
+        else:
+            line_wv += "."
         out.append(line + "\x00" + line_wv)
     return out
 
