@@ -196,6 +196,11 @@ class Rules:
         """Every alliance tile id (family + VP, e.g. "este3"), with repeats."""
         return tuple(f"{f}{p}" for f in self.families for p in self.family_tiles)
 
+    @property
+    def alliance_tile_ids(self) -> tuple[str, ...]:
+        """The distinct alliance tile ids, family by family, lowest VP first."""
+        return tuple(dict.fromkeys(self.alliance_tiles))
+
     def tile_family(self, tile: str) -> str:
         return tile.rstrip("0123456789")
 
