@@ -170,6 +170,11 @@ class State:
     def figures_on(self, career: str) -> tuple[tuple[int, int], ...]:
         return self.careers[CAREERS.index(career)]
 
+    @property
+    def helpers_left(self) -> int:
+        """Helper discs left in the general supply."""
+        return self.rules.helper_supply - sum(len(p.helpers) for p in self.players)
+
     def threshold(self, seat: int) -> int:
         """`seat`'s reward threshold this round (S5: never more than the maximum)."""
         r = self.rules

@@ -459,3 +459,17 @@ def test_the_owner_does_not_see_its_face_down_tile_in_its_view() -> None:
         view = GAME.view(s, seat)
         assert "orsini5" not in repr(view)
         assert view.players[0].rows[2].face_down == 1
+
+
+def test_helpers_come_from_a_limited_supply() -> None:
+    """[NL] p.1: 48 helper discs in all."""
+    s = opening(("anna", "bas"), dice=6)
+    every = tuple((c, h.space) for c in R.columns for h in R.columns[c].helpers)
+    s = replace_board(s, 1, helpers=tuple(sorted(every[:5])))
+    s = replace_board(s, 0, florins=9)
+    full = replace(s, rules=replace(R, helper_supply=5))  # the 48 all on boards
+    assert not any(isinstance(c, Take) and isinstance(c.action, Hire)
+                   for c in legal_commands(full, 0))
+    with pytest.raises(IllegalMoveError, match="the general supply has no helper left"):
+        play(full, 0, Take("red", 6, Hire(1)))
+    play(s, 0, Take("red", 6, Hire(1)))
