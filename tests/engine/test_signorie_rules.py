@@ -473,3 +473,12 @@ def test_helpers_come_from_a_limited_supply() -> None:
     with pytest.raises(IllegalMoveError, match="the general supply has no helper left"):
         play(full, 0, Take("red", 6, Hire(1)))
     play(s, 0, Take("red", 6, Hire(1)))
+
+
+def test_a_player_over_the_threshold_is_told_why_there_is_no_reward() -> None:
+    s = opening(NAMES)
+    s = replace_board(s, 0, dice=(("red", 6), ("grey", 6), ("turquoise", 6)))
+    s = _all_pass(s)
+    with pytest.raises(NotYourTurnError, match=f"your dice sum to 18, more than your "
+                                                f"threshold {R.threshold}"):
+        play(s, 0, Reward("florins"))
