@@ -90,16 +90,16 @@ def _step_table() -> dict[str, Step]:
     return {format_step(step): step for step in steps}
 
 
-_STEP = _step_table()
+STEPS = _step_table()
 """Every canonical step up to space `FAST_SPACES`, by its text."""
-assert {step.track for step in _STEP.values()} == set(TRACKS)
+assert {step.track for step in STEPS.values()} == set(TRACKS)
 
 # Tokens are looked up as written first: a canonical log is lowercase, and every key
 # of these tables is, so a token found as written is the word its lowercase gives.
 assert all(k == k.lower() for lookup in (
     _VERB, _ACTION, _COLOUR, _CITY, _CAREER, _ROW, _SEX, _TASK, _CHOICE, _CHANCE, _TILE,
     _FIELD, _REWARD_TILE) for k in lookup)
-assert all(k == k.lower() for k in _STEP)
+assert all(k == k.lower() for k in STEPS)
 
 
 def _word(tok: str, lookup: dict[str, str]) -> str | None:
@@ -117,7 +117,7 @@ def _steps(toks: list[str]) -> tuple[Step, ...] | None:
         return None
     steps = []
     for tok in toks:
-        step = _STEP.get(tok) or _STEP.get(tok.lower())
+        step = STEPS.get(tok) or STEPS.get(tok.lower())
         if step is None:
             return None
         steps.append(step)
