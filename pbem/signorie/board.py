@@ -235,8 +235,7 @@ def round_line(view: Any) -> str:
     line = f"Round {view.round} of {view.rounds}, {PHASES.get(view.phase, view.phase)}."
     if view.viewer is not None:
         me = view.players[view.viewer]
-        line += (f" Your dice sum {me.dice_sum}; your reward threshold this round is "
-                 f"{me.threshold}.")
+        line += f" Your dice sum {me.dice_sum}, your reward threshold {me.threshold}."
     return line
 
 
