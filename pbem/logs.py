@@ -169,9 +169,11 @@ def standing_json(s: Standing) -> dict[str, Any]:
 
 def score_unit(s: Standing) -> str:
     """The word for a standing's score: the name of the game's first field when it
-    holds the score (`PP`, `VP`), else "points"."""
+    holds the score (an abbreviation upper-cased: `PP`), else "points"."""
     first = next(iter(s.fields.items()), None)
-    return first[0].upper() if first is not None and first[1] == s.score else "points"
+    if first is None or first[1] != s.score:
+        return "points"
+    return first[0].upper() if len(first[0]) <= 3 else first[0]
 
 
 def standing_text(s: Standing) -> str:

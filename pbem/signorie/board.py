@@ -115,7 +115,7 @@ def helper_lines(b: Any, *, own: bool) -> list[str]:
         elif own:
             lines.append(f"    {h.colour} {h.space} ({h.cost} fl): {effect_text(h)}")
     if not own:
-        return lines or ["  helpers: none"]
+        return ["  helpers:", *lines] if lines else ["  helpers: none"]
     return ["  helpers (* hired, else the cost to hire):", *lines]
 
 

@@ -214,48 +214,51 @@ def _span(values: Sequence[int]) -> str:
     return "/".join(map(str, vs))
 
 
-def _kinds(pairs: Sequence[tuple[Any, Any]], example: Callable[[Any], str]) -> str:
-    """The actions one die (or helper, or reward) allows, grouped by kind:
-    `hire 1-3 | task florins/figures | florins`. `pairs`: (action, command);
-    `example(command)` writes a command's action as the notation does."""
+def _kinds(pairs: Sequence[tuple[Any, Any]], fmt: Callable[[Any], str],
+           hire_onto: str = "") -> list[str]:
+    """What one die (or helper, or reward) allows, a line per kind of action and per
+    task tile: the choices in short (`hire yellow 1-3`, `marry firenze 1-4, roma 2-4`),
+    or, where a command needs more words, how many and one legal command written out
+    (`task military 1-3, e.g. take grey 4 task military 2 mil+2`). `pairs`: (action,
+    command); `fmt` writes a command."""
     groups: dict[str, list[tuple[Any, Any]]] = {}
     for a, cmd in pairs:
-        key = "-" if a is None else getattr(a, "word", type(a).__name__)
+        if a is None:
+            continue
+        key = f"task {a.tile}" if isinstance(a, Task) else a.word
         groups.setdefault(key, []).append((a, cmd))
-    parts = []
+    lines = []
     for key, group in groups.items():
         first, cmd = group[0]
         actions = [a for a, _ in group]
-        if first is None:
-            continue
         if isinstance(first, Hire):
-            column = f"{hire_column(cmd.colour)} " if isinstance(cmd, Take) else ""
-            parts.append(f"hire {column}{_span([a.space for a in actions])}")
-        elif isinstance(first, Task):
-            tiles: dict[str, list[int]] = {}
-            for a in actions:
-                tiles.setdefault(a.tile, []).append(a.count)
-            parts.append("task " + ", ".join(
-                f"{tile} {_span(c)}" if len(set(c)) > 1 else tile for tile, c in tiles.items()))
+            column = f"{hire_onto} " if hire_onto else ""
+            lines.append(f"hire {column}{_span([a.space for a in actions])}")
         elif isinstance(first, Marry):
             cities: dict[str, list[int]] = {}
             for a in actions:
                 cities.setdefault(a.city, []).append(a.dowry)
-            parts.append("marry " + ", ".join(f"{c} {_span(d)}" for c, d in cities.items()))
+            lines.append("marry " + ", ".join(f"{c} {_span(d)}" for c, d in cities.items()))
         elif isinstance(first, Mission):
-            where = "/".join(dict.fromkeys(a.city for a in actions))
             who = ", ".join(dict.fromkeys(f"{a.career} {a.space}" for a in actions))
-            parts.append(f"mission {who} to {where}")
+            where = "/".join(dict.fromkeys(a.city for a in actions))
+            lines.append(f"mission {who} to {where}")
         elif isinstance(first, Helper):
-            parts.append("helper " + ", ".join(dict.fromkeys(f"{a.colour} {a.space}"
-                                                            for a in actions)))
+            lines.append("helper " + ", ".join(dict.fromkeys(f"{a.colour} {a.space}"
+                                                             for a in actions)))
         elif isinstance(first, Alliance):
-            parts.append("alliance " + "/".join(dict.fromkeys(a.row for a in actions)))
+            lines.append("alliance " + "/".join(dict.fromkeys(a.row for a in actions)))
+        elif isinstance(first, Task) and all(a.then is None for a in actions):
+            lines.append(f"{key} {_span([a.count for a in actions])}")
         elif isinstance(first, Florins | Offspring) or len(group) == 1:
-            parts.append(example(cmd))
+            lines.append(_action_text(cmd, fmt))
+        elif isinstance(first, Task):
+            counts = {a.count for a in actions}
+            many = f" {_span(sorted(counts))}" if len(counts) > 1 else ""
+            lines.append(f"{key}{many}, e.g. {fmt(cmd)}")
         else:  # tracks, figures: too many ways to list
-            parts.append(f"{key} (e.g. {example(cmd)})")
-    return " | ".join(parts)
+            lines.append(f"{key}, e.g. {fmt(cmd)}")
+    return lines
 
 
 def hire_column(colour: str) -> str:
@@ -281,10 +284,10 @@ def _action_text(cmd: Any, format_command: Callable[[Any], str]) -> str:
 
 def summarise_commands(cmds: Sequence[Any], view: Any = None,
                        format_command: Callable[[Any], str] | None = None) -> list[str]:
-    """A seat's legal commands as a short list: one line per die on offer with its cost
-    to the viewer (`view`: the seat's view) and the actions it allows, one per helper
-    and per reward choice, then the other commands as written (`format_command`: the
-    game's notation; without it, a command's word)."""
+    """A seat's legal commands as a short list: a line per die on offer with its cost
+    to the viewer (`view`: the seat's view), per helper and per reward choice, each
+    followed by what it allows (`_kinds`, indented), then the other commands as
+    written (`format_command`: the game's notation; without it, a command's word)."""
     fmt = format_command or _plain
     costs = {(d.colour, d.value): d.cost for d in getattr(view, "dice", ()) or ()}
     takes: dict[tuple[str, int], list[tuple[Any, Any]]] = {}
@@ -300,18 +303,24 @@ def summarise_commands(cmds: Sequence[Any], view: Any = None,
             rewards.setdefault(c.choice, []).append((c.action, c))
         else:
             rest.append(fmt(c))
-    example = lambda c: _action_text(c, fmt)  # noqa: E731
     lines = []
+
+    def group(head: str, pairs: list[tuple[Any, Any]], hire_onto: str = "") -> None:
+        kinds = _kinds(pairs, fmt, hire_onto)
+        if len(kinds) == 1 and len(head) + len(kinds[0]) < 60:
+            lines.append(f"{head}: {kinds[0]}")
+            return
+        lines.append(f"{head}:" if kinds else head)
+        lines.extend(f"  {k}" for k in kinds)
+
     for (colour, value), pairs in takes.items():
         cost = costs.get((colour, value))
         price = "" if cost is None else (" (free)" if cost == 0 else f" ({cost} fl)")
-        lines.append(f"take {colour} {value}{price}: {_kinds(pairs, example)}")
+        group(f"take {colour} {value}{price}", pairs, hire_column(colour))
     for space, pairs in sorted(helpers.items()):
-        what = _kinds(pairs, example)
-        lines.append(f"helper {space}" + (f": {what}" if what else ""))
+        group(f"helper {space}", pairs)
     for choice, pairs in rewards.items():
-        what = _kinds(pairs, example)
-        lines.append(f"reward {choice}" + (f": {what}" if what else ""))
+        group(f"reward {choice}", pairs)
     lines.extend(dict.fromkeys(rest))
     return lines
 

@@ -119,6 +119,8 @@ def test_a_face_down_draw_says_only_where_the_tile_went() -> None:
 
 
 def test_legal_commands_are_grouped_per_die_with_the_readers_cost() -> None:
+    # a die with its cost, then each kind of action (a line per task tile), in short
+    # where the choices can be listed, else how many and one command written out
     view = view_for(_position(), 0)
     cmds = [Take("yellow", 4, Hire(1)), Take("yellow", 4, Hire(2)), Take("yellow", 4, Hire(3)),
             Take("yellow", 4, Task("florins", 1)), Take("yellow", 4, Task("florins", 2)),
@@ -127,12 +129,17 @@ def test_legal_commands_are_grouped_per_die_with_the_readers_cost() -> None:
             Take("grey", 3, Tracks((Step("military", 0, 1),))),
             Take("grey", 3, Mission("military", 6, "roma")),
             Take("red", 2, Marry("firenze", 1)), Take("red", 2, Marry("firenze", 2)),
-            Take("red", 2, Marry("roma", 2)), Pass(), Undo()]
+            Take("red", 2, Marry("roma", 2)),
+            Take("turquoise", 5, Task("military", 1, Tracks((Step("military", 0, 2),)))),
+            Take("turquoise", 5, Task("military", 2, Tracks((Step("military", 0, 4),)))),
+            Pass(), Undo()]
     lines = PRESENTER.summarise_commands(cmds, view)
     assert lines == [
-        "take yellow 4 (free): hire turquoise 1-3 | task florins 1-2 | florins",
-        "take grey 3 (1 fl): tracks (e.g. tracks ini) | mission military 6 to roma",
+        "take yellow 4 (free):", "  hire turquoise 1-3", "  task florins 1-2", "  florins",
+        "take grey 3 (1 fl):", "  tracks, e.g. take grey 3 tracks ini",
+        "  mission military 6 to roma",
         "take red 2 (free): marry firenze 1-2, roma 2",
+        "take turquoise 5:", "  task military 1-2, e.g. take turquoise 5 task military 1 mil+2",
         "pass", "undo"]
     helper = PRESENTER.summarise_commands(
         [Activate(1, Tracks((Step("political", 0, 1),))), Activate(2), Done()], view)
