@@ -6,6 +6,7 @@ before the final scoring, not even to its owner (S8)."""
 
 from __future__ import annotations
 
+import html
 import random
 import re
 from datetime import timedelta
@@ -31,7 +32,9 @@ RULES = Rules.named("signorie")
 
 
 def _bodies(msg: EmailMessage) -> str:
-    return "\n".join(str(part.get_content()) for part in msg.walk()
+    """Both parts of a mail, the HTML a line per element's text."""
+    return "\n".join(re.sub(r"<[^>]+>", "\n", html.unescape(str(part.get_content())))
+                     for part in msg.walk()
                      if part.get_content_type() in ("text/plain", "text/html"))
 
 
