@@ -181,3 +181,32 @@ def test_a_public_export_of_a_running_game_writes_each_draw_as_unknown(mod, mail
     assert [d[-1] for d in full_draws] == [e.tile for e in drawn]
     replayed = replay_log(public)
     assert replayed.ok and replayed.hidden  # read up to the first hidden draw
+
+
+def test_a_late_player_is_played_for_by_the_late_policy(mod, mailbox, smtp) -> None:
+    from freezegun import freeze_time
+
+    from pbem.runner import poll_once
+    from pbem.store import utcnow
+
+    def run_at(when):  # the real clock, frozen
+        with freeze_time(when):
+            return poll_once(mod, lambda: mailbox, smtp)
+
+    with freeze_time(NOW):
+        game_id = mod.new_game(PLAYERS[:3], utcnow(), game="signorie", seed="late-3",
+                               turn_hours=24, late_policy="auto")
+    run_at(NOW)
+    before = _state(mod, game_id)
+    late = RULES.game.to_act(before)
+    assert len(late) == 1 and before.phase == "actions"
+    smtp.sent.clear()
+    report = run_at(NOW + timedelta(hours=24, seconds=1))
+    assert report.deadlines.auto
+    after = _state(mod, game_id)
+    assert after.version > before.version
+    name = before.names[late[0]]
+    assert late[0] in after.passed  # the late command: a pass
+    assert smtp.sent
+    for m in smtp.sent:
+        assert f"played for {name}" in smtp.text(m), smtp.text(m)
