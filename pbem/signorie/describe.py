@@ -111,7 +111,8 @@ def describe_event(event: Any, names: Sequence[str], viewer: int | None) -> str:
         case TasksLaid(tiles=tiles):
             return "the task tiles: " + " ".join(tiles)
         case BirthsDue(seat=seat, n=n):
-            return f"{who(seat)} {'roll' if seat == viewer else 'rolls'} {_s(n, 'white die')}"
+            dice = "1 white die" if n == 1 else f"{n} white dice"
+            return f"{who(seat)} {'roll' if seat == viewer else 'rolls'} {dice}"
         case BirthsRolled(seat=seat, values=values, males=males, females=females):
             rolled = " ".join(map(str, values)) or "nothing"
             return (f"{who(seat)} rolled {rolled}: {_figures(males, females)} to the "
