@@ -123,7 +123,7 @@ def board_lines(b: Any, *, own: bool) -> list[str]:
     """A player's board: money, VP, figures, dice, sons and helpers; the owner's plan
     rows too (everyone's tiles are in `alliance_lines`)."""
     lines = [
-        f"{b.name} ({b.plan} board): {b.florins} florins, {b.points} VP"
+        f"{b.name} ({b.plan} board): {_s(b.florins, 'florin')}, {b.points} VP"
         + (", passed" if b.passed else ""),
         f"  figures: {b.males}m {b.females}f available, "
         f"{b.general_m}m {b.general_f}f in the General Supply",
@@ -203,19 +203,18 @@ def order_line(view: Any) -> str:
     return ", ".join(n + (" (passed)" if n in passed else "") for n in view.order) or "-"
 
 
-def player_lines(view: Any) -> list[str]:
-    """The other players in short."""
-    return [f"{b.name}: {b.florins} fl, {b.points} VP, {b.males}m {b.females}f, dice "
-            f"{_dice_placed(b)} (sum {b.dice_sum}/{b.threshold}), sons {b.sons}"
-            + (", passed" if b.passed else "") for b in view.players]
-
-
 def sections(view: Any) -> list[Section]:
     """The position in sections, for the viewer (its own board first and in full)."""
     me = view.players[view.viewer] if view.viewer is not None else None
-    out = [Section("Dice on offer" + (" (your cost)" if me is not None else ""),
-                   tuple(dice_lines(view))),
-           Section("Tasks (tile, figures it takes)", tuple(task_lines(view)))]
+    if view.phase == "over":
+        ranked = sorted(view.players, key=lambda b: (b.name not in view.winners, -b.points))
+        out = [Section("Final scores", tuple(
+            f"{b.name}: {b.points} VP" + (" (won)" if b.name in view.winners else "")
+            for b in ranked))]
+    else:
+        out = [Section("Dice on offer" + (" (your cost)" if me is not None else ""),
+                       tuple(dice_lines(view))),
+               Section("Tasks (tile, figures it takes)", tuple(task_lines(view)))]
     if me is not None:
         out.append(Section("Your board", tuple(board_lines(me, own=True))))
     out.append(Section("Players", tuple(

@@ -202,3 +202,12 @@ def test_the_text_board_and_the_referee() -> None:
     assert data["face_down"] == [["anna", "military", "sforza5"]]
     assert "sforza5" not in repr(PRESENTER.view_to_json(view_for(state, 0)))
     assert PRESENTER.headline(view_for(state, 1), "bas") == "Round 3 of 7, actions — anna to act"
+
+
+def test_the_game_over_mail_shows_the_final_scores() -> None:
+    state = replace(_position(), phase="over", winners=(1,), turn=None)
+    state = replace_board(replace_board(state, 1, points=40), 0, points=33)
+    text, html = _render(state, 0, [])
+    assert text.startswith("sig-3 — game over: bas wins — v1")
+    assert "Final scores:\n  bas: 40 VP (won)\n  anna: 33 VP\n  chris: 0 VP" in text
+    assert "Dice on offer" not in text and "How to reply" not in text
