@@ -286,7 +286,8 @@ def _action_text(cmd: Any, format_command: Callable[[Any], str]) -> str:
 def summarise_commands(cmds: Sequence[Any], view: Any = None,
                        format_command: Callable[[Any], str] | None = None) -> list[str]:
     """A seat's legal commands as a short list: a line per die on offer with its cost
-    to the viewer (`view`: the seat's view), per helper and per reward choice, each
+    to the viewer (`view`: the seat's view; dice of a colour that allow the same
+    actions on one line), per helper and per reward choice, each
     followed by what it allows (`_kinds`, indented), then the other commands as
     written (`format_command`: the game's notation; without it, a command's word)."""
     fmt = format_command or _plain
@@ -314,10 +315,18 @@ def summarise_commands(cmds: Sequence[Any], view: Any = None,
         lines.append(f"{head}:" if kinds else head)
         lines.extend(f"  {k}" for k in kinds)
 
+    # dice of one colour that allow the same actions share their lines
+    alike: dict[tuple[str, tuple[Any, ...]], list[int]] = {}
     for (colour, value), pairs in takes.items():
-        cost = costs.get((colour, value))
-        price = "" if cost is None else (" (free)" if cost == 0 else f" ({cost} fl)")
-        group(f"take {colour} {value}{price}", pairs, hire_column(colour))
+        alike.setdefault((colour, tuple(a for a, _ in pairs)), []).append(value)
+    for (colour, _), values in alike.items():
+        dice = []
+        for value in values:
+            cost = costs.get((colour, value))
+            price = "" if cost is None else (" (free)" if cost == 0 else f" ({cost} fl)")
+            dice.append(f"{value}{price}")
+        group(f"take {colour} {' or '.join(dice)}", takes[(colour, values[0])],
+              hire_column(colour))
     for space, pairs in sorted(helpers.items()):
         group(f"helper {space}", pairs)
     for choice, pairs in rewards.items():

@@ -141,6 +141,10 @@ def test_legal_commands_are_grouped_per_die_with_the_readers_cost() -> None:
         "take red 2 (free): marry firenze 1-2, roma 2",
         "take turquoise 5:", "  task military 1-2, e.g. take turquoise 5 task military 1 mil+2",
         "pass", "undo"]
+    alike = [Take("grey", value, action) for value in (3, 6)
+             for action in (Hire(1), Tracks((Step("military", 0, 1),)))]
+    assert PRESENTER.summarise_commands(alike, view) == [
+        "take grey 3 (1 fl) or 6 (free):", "  hire purple 1", "  tracks mil+"]
     helper = PRESENTER.summarise_commands(
         [Activate(1, Tracks((Step("political", 0, 1),))), Activate(2), Done()], view)
     assert helper == ["helper 1: tracks pol+", "helper 2", "done"]
