@@ -19,6 +19,7 @@ from engine.signorie import events as ev
 from engine.signorie.commands import (
     Activate,
     Alliance,
+    Births,
     Done,
     Draw,
     Figures,
@@ -26,6 +27,7 @@ from engine.signorie.commands import (
     Hire,
     Marry,
     Mission,
+    Offspring,
     Pass,
     Reward,
     Roll,
@@ -395,3 +397,88 @@ def test_figures_task_takes_one_per_figure_returned() -> None:
         play(s, 0, Take(colour, 6, Task(s.tasks[i], 2, Figures(("m",)))))
     _, events = play(s, 0, Take(colour, 6, Task(s.tasks[i], 2, Figures(("m", "f")))))
     assert ev.FiguresTaken(0, 1, 1) in events
+
+
+def test_a_player_who_cannot_take_any_die_passes_by_itself() -> None:
+    """S7: no florins for any die's cost and no free die: an automatic pass."""
+    s = opening(("anna", "bas"), dice=1)
+    s = replace_board(s, 1, florins=0)
+    yellow = R.columns["yellow"]
+    assert yellow.cost <= 1  # the yellow die showing 1 is free: bas could take it
+    s = replace(s, dice=tuple((c, v) for c, v in s.dice if c != "yellow") + (("yellow", ()),))
+    s, events = play(s, 0, Pass())
+    assert ev.Passed(1, auto=True) in events and s.phase == REWARDS
+
+
+def test_offspring_rolls_a_die_per_married_male_and_takes_what_the_supply_has() -> None:
+    """[NL] p.10: 1-3 a female, 4-6 a male, as many as the General Supply holds."""
+    s = opening(NAMES, dice=6)
+    s = replace_board(s, 0, sons=2, general_m=1, general_f=5)
+    s, events = play(s, 0, Take("purple", 6, Offspring()))
+    assert events[-1] == ev.BirthsDue(0, 3) and s.waiting() == (CHANCE,)
+    with pytest.raises(ChanceError, match="anna rolls 3 white dice, not 2"):
+        play(s, CHANCE, Births("anna", (1, 6)))
+    s, events = play(s, CHANCE, Births("anna", (6, 5, 2)))
+    assert events[0] == ev.BirthsRolled(0, (6, 5, 2), 1, 1)
+    b = s.players[0]
+    assert (b.general_m, b.general_f) == (0, 4)
+
+
+def test_the_extra_action_reward() -> None:
+    """S11: every die leaves the boards; each player who chose it, in the new turn
+    order, takes a leftover die for free and does one of its field's actions."""
+    rewards = ("extra", *[t for t in R.bonus_tiles if t != "extra"][:R.bonus_laid - 1],
+               *R.points_tiles[:R.points_laid])
+    s = opening(("anna", "bas"), rewards=rewards, dice=1)
+    s = replace_board(s, 0, florins=0)
+    s, _ = play(s, 0, Take("yellow", 1, Florins()))
+    s = _all_pass(s)
+    assert s.phase == REWARDS
+    for seat in s.rewarded:
+        s, events = play(s, seat, Reward("bonus"))
+    assert s.phase == "extra" and all(not b.dice for b in s.players)
+    seat = s.extra[0]
+    assert all(isinstance(c, Take) for c in legal_commands(s, seat))
+    florins = s.players[seat].florins
+    s, events = play(s, seat, Take("turquoise", 1, Hire(1)))
+    assert ev.DieTaken(seat, "turquoise", 1, 0, True) in events
+    assert s.players[seat].florins == florins - R.columns["grey"].helpers[0].cost
+
+
+def test_no_undo_crosses_chance_or_the_final_reveal() -> None:
+    assert GAME.crossing_error([ev.TurnEnded(0)]) is None
+    for e in (ev.DiceRolled((("red", (1,)),)), ev.AllianceDrawn(0, "military", "este3"),
+              ev.BirthsRolled(0, (1,), 0, 1), ev.GameEnded((), (0,), (0,), (0,))):
+        assert GAME.crossing_error([ev.TurnEnded(0), e])
+
+
+def test_the_owner_does_not_see_its_face_down_tile_in_its_view() -> None:
+    s = opening(NAMES)
+    s = replace_board(s, 0, face_down=("military",), hidden=("orsini5",))
+    for seat in (None, 0, 1, 2):
+        view = GAME.view(s, seat)
+        assert "orsini5" not in repr(view)
+        assert view.players[0].rows[2].face_down == 1
+
+
+def test_helpers_come_from_a_limited_supply() -> None:
+    """[NL] p.1: 48 helper discs in all."""
+    s = opening(("anna", "bas"), dice=6)
+    every = tuple((c, h.space) for c in R.columns for h in R.columns[c].helpers)
+    s = replace_board(s, 1, helpers=tuple(sorted(every[:5])))
+    s = replace_board(s, 0, florins=9)
+    full = replace(s, rules=replace(R, helper_supply=5))  # the 48 all on boards
+    assert not any(isinstance(c, Take) and isinstance(c.action, Hire)
+                   for c in legal_commands(full, 0))
+    with pytest.raises(IllegalMoveError, match="the general supply has no helper left"):
+        play(full, 0, Take("red", 6, Hire(1)))
+    play(s, 0, Take("red", 6, Hire(1)))
+
+
+def test_a_player_over_the_threshold_is_told_why_there_is_no_reward() -> None:
+    s = opening(NAMES)
+    s = replace_board(s, 0, dice=(("red", 6), ("grey", 6), ("turquoise", 6)))
+    s = _all_pass(s)
+    with pytest.raises(NotYourTurnError, match=f"your dice sum to 18, more than your "
+                                                f"threshold {R.threshold}"):
+        play(s, 0, Reward("florins"))
