@@ -183,8 +183,8 @@ def standing_text(s: Standing) -> str:
     presenter will phrase it.)"""
     numbers = list(s.fields.items())
     unit = score_unit(s)
-    if unit != "points":
-        numbers.pop(0)
+    if numbers and numbers[0][1] == s.score:
+        numbers.pop(0)  # the score's own field, named by the unit
     rest = ", ".join(f"{v} {k[:2]}" for k, v in numbers)
     return f"{s.name} {s.score} {unit} ({rest})" if rest else f"{s.name} {s.score} {unit}"
 
@@ -218,8 +218,7 @@ def parse_result_tag(value: str) -> dict[str, int]:
     """The score per player of a Result tag value like "anna 66, dirk 61, bas 58".
 
     Each entry is a name and a number, optionally followed by a unit (`RESULT_UNITS`:
-    "PP", "VP", "points"). Raises ValueError
-    with a message for anything else.
+    "PP", "VP", "points"). Raises ValueError with a message for anything else.
     """
     out: dict[str, int] = {}
     for part in value.split(","):
@@ -843,7 +842,7 @@ __all__ = [
     "parse_result_tag",
     "replay_log",
     "result_tag",
-    "standing_json",
     "score_unit",
+    "standing_json",
     "standing_text",
 ]

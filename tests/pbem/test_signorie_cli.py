@@ -55,6 +55,7 @@ def test_selfplay_replays_to_the_same_end(tmp_path: Path, players: int, recorded
     summary = cli("replay", str(path))
     assert summary.startswith(f"OK {path}: finished")
     assert " PP" not in summary and " points (" in summary  # Signorie's unit
+    assert not re.search(r"\d+ po\b", summary)  # said once, not again in the brackets
 
 
 def _demo(env: Path, players: int) -> tuple[str, Path]:
