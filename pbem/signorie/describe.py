@@ -103,13 +103,13 @@ def describe_event(event: Any, names: Sequence[str], viewer: int | None) -> str:
         case RoundStarted(round=rnd):
             return f"round {rnd} begins"
         case AlliancesLaid(tiles=tiles):
-            laid = ", ".join(f"{tile} on {city}'s {field} field" for city, field, tile in tiles)
-            return f"alliance tiles turned face up: {laid}" if laid else \
+            laid = ", ".join(f"{city} {field} {tile}" for city, field, tile in tiles)
+            return f"alliance tiles laid face up: {laid}" if laid else \
                 "no alliance tile field was empty"
         case DiceRolled(dice=dice):
             return "the dice: " + "; ".join(f"{c} {' '.join(map(str, v))}" for c, v in dice if v)
         case TasksLaid(tiles=tiles):
-            return "the task tiles: " + " ".join(tiles)
+            return "task tiles: " + " ".join(tiles)
         case BirthsDue(seat=seat, n=n):
             dice = "1 white die" if n == 1 else f"{n} white dice"
             return f"{who(seat)} {'roll' if seat == viewer else 'rolls'} {dice}"
@@ -134,14 +134,15 @@ def describe_event(event: Any, names: Sequence[str], viewer: int | None) -> str:
         case PointsScored(seat=seat, points=points, why=why):
             return f"{who(seat)} scored {points} VP" + (f" ({why})" if why else "")
         case Married(seat=seat, city=city, space=space, dowry=dowry, points=points, tile=tile):
-            took = f", and took the alliance tile {tile}" if tile else ""
-            return (f"{who(seat)} married a daughter in {city} (space {space + 1}), dowry "
+            took = f", took the tile {tile}" if tile else ""
+            return (f"{who(seat)} married a daughter in {city} (space {space + 1}) for "
                     f"{_s(dowry, 'florin')}: {points} VP{took}")
         case MissionSent(seat=seat, career=career, start=start, city=city, space=space,
                          points=points, tile=tile):
-            took = f", and took the alliance tile {tile}" if tile else ""
-            return (f"{who(seat)} sent a {career} diplomat from space {start} to {city} "
-                    f"(space {space + 1}): {points} VP{took}")
+            took = f", took the tile {tile}" if tile else ""
+            article = "an" if career[:1] in "aeiou" else "a"
+            return (f"{who(seat)} sent {article} {career} diplomat from space {start} to "
+                    f"{city} (space {space + 1}): {points} VP{took}")
         case FigureMoved(seat=seat, career=career, start=start, to=to):
             if start == 0:
                 return f"{who(seat)} put a male figure on the {career} track, space {to}"
