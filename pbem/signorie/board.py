@@ -141,19 +141,20 @@ def board_lines(b: Any, *, own: bool) -> list[str]:
 
 
 def track_lines(view: Any) -> list[str]:
-    """The career tracks (only spaces with figures: space, VP, rank, owners) and the
-    initiative stack."""
+    """The career tracks, a line per space with figures (space, its VP and rank, the
+    owners), and the initiative stack."""
     lines = []
     for t in view.careers:
-        held = [f"{i} ({vp} VP, r{rank}): {' '.join(owners)}"
+        held = [f"  {i} ({vp} VP, r{rank}): {' '.join(owners)}"
                 for i, (vp, rank, owners) in enumerate(t.spaces, 1) if owners]
-        lines.append(f"{t.career}: " + ("; ".join(held) if held else "no figure"))
+        lines.extend([f"{t.career}:", *held] if held else [f"{t.career}: no figure"])
     points = view.initiative_points
     stack = ", ".join(
         f"{name} {space}" + (f" ({points[space]} VP)" if 0 <= space < len(points) and points[space]
                              else "")
         for name, space in view.initiative)
-    lines.append(f"initiative (top of the stack first): {stack}")
+    lines.append("initiative, top of the stack first:")
+    lines.append(f"  {stack}")
     return lines
 
 

@@ -177,8 +177,8 @@ def test_the_status_mail_shows_what_a_player_plays_from() -> None:
         "yellow 2 (3 fl): 1 figure from your General Supply",  # a space to hire
         "political: este3; plan sforza sforza medici este",
         "military: 1 face-down; plan",
-        "political: 1 (1 VP, r1): anna; 3 (3 VP, r2): bas",
-        "initiative (top of the stack first):",
+        "political:\n    1 (1 VP, r1): anna\n    3 (3 VP, r2): bas\n  ecclesiastical: no",
+        "initiative, top of the stack first:\n    anna 0, bas 0, chris 0",
         "anna: pol este3; mil +1?",
         "row: mission extra [progress-careers] figures-m helper helpers cities-m",
         "Turn order:\n  bas, anna, chris",
