@@ -110,3 +110,33 @@ def test_show_and_a_public_export_name_no_face_down_tile(tmp_path: Path) -> None
     assert "face-down" in shown[0][0]
     if twin_tile is not None:
         assert shown[0] == shown[1]
+
+
+def test_a_player_cannot_state_chance_by_mail() -> None:
+    """A player who mails a draw or a roll of their own choosing is refused, and the
+    reply names no tile of the pool."""
+    from pbem.store import Game as GameRow
+    from tests.pbem.fakes import NOW, PLAYERS, FakeMailbox, FakeSmtp, make_moderator
+    from tests.pbem.helpers import run, send
+
+    mod, mailbox, smtp = make_moderator(), FakeMailbox(), FakeSmtp()
+    game_id = mod.new_game(PLAYERS[:2], NOW, game="signorie", seed="chance-by-mail")
+    run(mod, mailbox, smtp)
+
+    def state():  # noqa: ANN202
+        with mod.store.read() as s:
+            row = s.get(GameRow, game_id)
+            assert row is not None
+            return mod.load(s, row)[1]
+
+    before = state()
+    seat = GAME.to_act(before)[0]
+    for line in (f"* draw {before.names[seat]} sforza5", "* roll yellow 6 6, red 6 6"):
+        smtp.sent.clear()
+        send(mailbox, smtp, PLAYERS[seat].email, f"@v{before.version}\n{line}\n")
+        report = run(mod, mailbox, smtp)
+        assert [o.status for o in report.outcomes] == ["rejected"]
+        reply = smtp.text(smtp.sent[0])
+        assert "not applied" in reply  # a chance line is never a player's command
+        assert "sforza5" not in reply.replace(line, "")  # only where it quotes the line
+    assert state() == before
