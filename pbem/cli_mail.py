@@ -443,12 +443,12 @@ def demo_command(
         r = run_demo(out, players=players, seed=seed, game=game, options=options or None)
     except GameError as e:
         raise typer.BadParameter(e.message, param_hint="--players") from None
-    fame = ", ".join(f"{k} {v}" for k, v in sorted(r.fame.items(), key=lambda kv: -kv[1]))
+    scores = ", ".join(f"{k} {v}" for k, v in sorted(r.scores.items(), key=lambda kv: -kv[1]))
     typer.echo(f"Game {r.game_id} played to the end by mail in {r.seconds:.1f} s:")
     typer.echo(f"  {r.moves} moves from {r.mails_in} player mails "
                f"({r.rejected} refused with an error reply), {r.mails_out} mails sent")
     typer.echo(f"  undo: {r.undo_requests} asked, {r.undos} agreed by everyone")
-    typer.echo(f"  winner: {', '.join(r.winners)}; fame: {fame}")
+    typer.echo(f"  winner: {', '.join(r.winners)}; scores: {scores}")
     typer.echo(f"  database: {r.db_path}")
     typer.echo(f"  check it: pbem export {r.game_id} --db {r.db_path} -o game.log && "
                "pbem verify game.log")

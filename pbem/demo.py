@@ -18,6 +18,7 @@ from engine.protocol import CHANCE
 from engine.undo import legal_undo_commands
 
 from .config import Config
+from .loading import Rules
 from .moderator import Moderator, PlayerSpec
 from .outbound import Renderer
 from .runner import poll_once, transports
@@ -40,7 +41,7 @@ class DemoResult:
     rejected: int
     seconds: float
     winners: tuple[str, ...]
-    fame: dict[str, int]
+    scores: dict[str, int]  # each player's score (the game's own measure)
     undos: int = 0  # undos agreed by everyone
     undo_requests: int = 0
 
@@ -87,8 +88,10 @@ def run_demo(out_dir: Path, *, players: int = 4, seed: int = 1, typo_rate: float
                            turn_hours=72, reminder_hours=24, game=game, options=options)
     inbox, sender = transports(cfg)
     post = DirPost(MailDirs(cfg.mail_dir))
+    rules = Rules.named(game)  # the scripted players play the game's own words
     scripted = [ScriptedPlayer(p.name, i, p.email, random.Random(f"{seed}|{p.name}"),
-                               typo_rate=typo_rate) for i, p in enumerate(specs)]
+                               typo_rate=typo_rate, rules=rules)
+                for i, p in enumerate(specs)]
     mails_in = rejected = undos = requests = 0
 
     def exchange(sender: ScriptedPlayer, lines: list[str]) -> None:
@@ -160,5 +163,5 @@ def run_demo(out_dir: Path, *, players: int = 4, seed: int = 1, typo_rate: float
         mails_in=mails_in, mails_out=int(mails_out), rejected=rejected,
         seconds=time.perf_counter() - t0,
         winners=tuple(loaded.names[w] for w in result.winners),
-        fame={st.name: st.score for st in result.standings}, undos=undos,
+        scores={st.name: st.score for st in result.standings}, undos=undos,
         undo_requests=requests)

@@ -50,8 +50,8 @@ def summary_line(r: ReplayResult) -> str:
     """`OK file: finished, winner dirk — dirk 22 PP (100 fl), …`, for a valid log."""
     scores = ", ".join(standing_text(s) for s in r.standings())
     if r.hidden:
-        return (f"OK {r.file}: public log, read to the end; line {r.hidden} holds cards only "
-                f"their player saw ('?'), so moves are checked up to line {r.hidden - 1} "
+        return (f"OK {r.file}: public log, read to the end; line {r.hidden} holds values "
+                f"the public may not see ('?'), so moves are checked up to line {r.hidden - 1} "
                 "and the rest for their notation only")
     if r.finished:
         won = "winners " if len(r.winners) > 1 else "winner "

@@ -167,13 +167,24 @@ def standing_json(s: Standing) -> dict[str, Any]:
     return {"name": s.name, **s.fields, "score": s.score}
 
 
+def score_unit(s: Standing) -> str:
+    """The word for a standing's score: the name of the game's first field when it
+    holds the score (an abbreviation upper-cased: `PP`), else "points"."""
+    first = next(iter(s.fields.items()), None)
+    if first is None or first[1] != s.score:
+        return "points"
+    return first[0].upper() if len(first[0]) <= 3 else first[0]
+
+
 def standing_text(s: Standing) -> str:
     """A player's standing in a summary line: `anna 22 PP (100 fl)`, the score with
-    the name of the field that holds it, then the game's other numbers in brackets,
-    each with its name cut to two letters. (Temporary wording: the game's presenter
-    will phrase it.)"""
+    the name of the field that holds it (`score_unit`), then the game's other numbers
+    in brackets, each with its name cut to two letters. (Temporary wording: the game's
+    presenter will phrase it.)"""
     numbers = list(s.fields.items())
-    unit = numbers.pop(0)[0].upper() if numbers and numbers[0][1] == s.score else "points"
+    unit = score_unit(s)
+    if numbers and numbers[0][1] == s.score:
+        numbers.pop(0)  # the score's own field, named by the unit
     rest = ", ".join(f"{v} {k[:2]}" for k, v in numbers)
     return f"{s.name} {s.score} {unit} ({rest})" if rest else f"{s.name} {s.score} {unit}"
 
@@ -199,16 +210,20 @@ def legal_alternatives(
     return shown, max(0, len(commands) - cap)
 
 
+RESULT_UNITS = ("pp", "vp", "points")
+"""The units a Result tag's score may be followed by (any case)."""
+
+
 def parse_result_tag(value: str) -> dict[str, int]:
     """The score per player of a Result tag value like "anna 66, dirk 61, bas 58".
 
-    Each entry is a name and a number, optionally followed by "PP". Raises ValueError
-    with a message for anything else.
+    Each entry is a name and a number, optionally followed by a unit (`RESULT_UNITS`:
+    "PP", "VP", "points"). Raises ValueError with a message for anything else.
     """
     out: dict[str, int] = {}
     for part in value.split(","):
         words = part.split()
-        if len(words) == 3 and words[2].lower() == "pp":
+        if len(words) == 3 and words[2].lower() in RESULT_UNITS:
             words = words[:2]
         if len(words) != 2 or not (words[1].isdigit() and words[1].isascii()) \
                 or len(words[1]) > 6:
@@ -641,7 +656,8 @@ class _Replay:
                 line = self.tag_lines["result"]
                 raise _Stop(LogError(line, self._column(line, Tag(line, "Result", "")),
                                      "illegal", f"the Result tag gives {s.name} {said}, but the "
-                                     f"game ends with {s.name} on {s.score} PP", "result"))
+                                     f"game ends with {s.name} on {s.score} {score_unit(s)}",
+                                     "result"))
 
     def finish(self, error: LogError | None, upto: int | None) -> ReplayResult:
         match = self.match
@@ -826,6 +842,7 @@ __all__ = [
     "parse_result_tag",
     "replay_log",
     "result_tag",
+    "score_unit",
     "standing_json",
     "standing_text",
 ]

@@ -7,17 +7,22 @@ A snapshot is a cache, never the record: the events are. It is used only when it
 shows the game's version and was written by the same engine (`engine_stamp`: the
 engine's version and a digest of the engine's and the game's sources), and when it
 reads back; anything else means a replay, with the same result. The data is a
-pickle, written and read only by the moderator in its own database.
+pickle, written and read only by the moderator in its own database; a read-only
+mapping in a game's state (`types.MappingProxyType`, which plain pickle refuses) is
+pickled as the mapping it shows and read back read-only.
 """
 
 from __future__ import annotations
 
+import copyreg
 import hashlib
+import io
 import logging
 import pickle
 import sys
 from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from sqlmodel import Session
@@ -54,11 +59,32 @@ def engine_stamp(game: Any) -> str:
     return f"{game.name}:{ENGINE_VERSION}:{_sources_digest(tuple(folders))}"
 
 
+def read_only(mapping: dict[Any, Any]) -> MappingProxyType[Any, Any]:
+    """A read-only mapping again, from the mapping it showed (what unpickling calls)."""
+    return MappingProxyType(mapping)
+
+
+def _read_only(mapping: MappingProxyType[Any, Any]) -> tuple[Any, tuple[dict[Any, Any]]]:
+    return read_only, (dict(mapping),)
+
+
+_DISPATCH = {**copyreg.dispatch_table, MappingProxyType: _read_only}
+
+
+def dumps(obj: Any) -> bytes:
+    """`pickle.dumps`, read-only mappings included."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = _DISPATCH
+    pickler.dump(obj)
+    return out.getvalue()
+
+
 def save(s: Session, row: Game, game: Any, state: Any, tracker: Tracker,
          moves: int) -> None:
     """Store the game's state at `row.version`, with `moves` commands stored and the
     undo protocol's `tracker`, in the session of the commit that made it."""
-    data = pickle.dumps((state, tracker), protocol=pickle.HIGHEST_PROTOCOL)
+    data = dumps((state, tracker))
     s.merge(Snapshot(game_id=row.id, version=row.version, moves=moves,
                      engine=engine_stamp(game), data=data))
 

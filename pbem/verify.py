@@ -41,7 +41,7 @@ from notation.limits import MAX_DIGITS
 from notation.registry import grammar_for
 from notation.words import quote, visible
 
-from .logs import game_of, parse_result_tag, standing_json, standing_text
+from .logs import game_of, parse_result_tag, score_unit, standing_json, standing_text
 
 ANNOTATION = re.compile(r"#\s*v([0-9]+)\s+sha256:([0-9a-fA-F]+)\s*$")
 HEAD = re.compile(r"v([0-9]{1,9})\s+sha256:([0-9a-f]{64})")
@@ -453,7 +453,7 @@ class _Verify:
                 if fame.get(p.name) != p.score:
                     raise _Fail(self.tag_line("Result"), "result", f"the Result tag gives "
                                 f"{p.name} {fame.get(p.name)}, but the game ends with "
-                                f"{p.name} on {p.score} PP")
+                                f"{p.name} on {p.score} {score_unit(p)}")
         for quoted in self.heads:
             self.check_quoted(quoted)
         if not match.finished:

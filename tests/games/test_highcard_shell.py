@@ -285,3 +285,12 @@ def test_selfplay_takes_the_player_counts_of_the_chosen_game() -> None:
     out = cli("selfplay", "--game", "high-card", "-n", "4", code=2)
     assert "2 to 3" in out or "not 4" in out
     cli("selfplay", "-n", "6", code=2)
+
+
+def test_demo_plays_the_chosen_game_with_its_own_scripted_words(tmp_path: Path) -> None:
+    # the scripted players once read every game as the default game's state
+    out = cli("demo", "--game", "high-card", "--players", "3", "--out", str(tmp_path / "d"))
+    assert "played to the end by mail" in out and "scores: " in out
+    exported = cli("export", "hc-1", "--db", str(tmp_path / "d" / "pbem.sqlite"))
+    assert exported.startswith('[Game "high-card"]')
+    assert verify_log(exported).ok

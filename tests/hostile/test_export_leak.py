@@ -127,8 +127,8 @@ def test_replay_reads_the_public_export_up_to_its_first_hidden_line(tmp_path: Pa
     out = _pbem(db, "replay", str(path))
     assert out.returncode == 0, out.stdout + out.stderr
     assert out.stdout.strip() == (
-        f"OK {path}: public log, read to the end; line {first} holds cards only their "
-        f"player saw ('?'), so moves are checked up to line {first - 1} and the rest for "
+        f"OK {path}: public log, read to the end; line {first} holds values the public "
+        f"may not see ('?'), so moves are checked up to line {first - 1} and the rest for "
         "their notation only")
     # the lines after it are still read: a bad word there is an error on its line
     lines = text.splitlines()

@@ -198,7 +198,9 @@ def test_result_tag_checked_when_finished() -> None:
 
 def test_parse_result_tag() -> None:
     assert parse_result_tag("anna 66, Dirk 61 PP,bas 58") == {"anna": 66, "dirk": 61, "bas": 58}
-    for bad in ("anna", "anna 6 6", "anna 6, anna 7", "anna -1", ",", "anna 1234567"):
+    assert parse_result_tag("anna 66 VP, bas 5 points") == {"anna": 66, "bas": 5}
+    for bad in ("anna", "anna 6 6", "anna 6 florins", "anna 6, anna 7", "anna -1", ",",
+                "anna 1234567"):
         with pytest.raises(ValueError):
             parse_result_tag(bad)
 

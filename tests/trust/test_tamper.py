@@ -280,7 +280,7 @@ def test_the_moderators_export_verifies_through_the_installed_cli(exported: Expo
     assert f"({exported.demo.undos} undo" in done.stdout
     r = verify_log(exported.text)
     assert r.ok and r.finished and r.undos == exported.demo.undos
-    assert {s.name: s.score for s in r.players} == exported.demo.fame
+    assert {s.name: s.score for s in r.players} == exported.demo.scores
     usage = subprocess.run([_pbem(), "verify"], capture_output=True, text=True, check=False)
     assert usage.returncode == 2
 
@@ -290,7 +290,7 @@ def test_the_export_is_a_plain_log_for_replay(exported: Exported) -> None:
 
     r = replay_log(exported.text)
     assert r.ok and r.finished, r.error
-    assert {s.name: s.score for s in r.players} == exported.demo.fame
+    assert {s.name: s.score for s in r.players} == exported.demo.scores
 
 
 def test_annotations_are_the_stores_hash_column(exported: Exported) -> None:
