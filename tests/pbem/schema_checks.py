@@ -119,6 +119,7 @@ def upgrade_to_game_name_in_place(url: str, game_id: str) -> None:
     assert [g.pop("due_at") for g in after["pbem_game"]] == [None]  # 0005: no deadline
     assert after.pop(VERSION_TABLE) == [{"version_num": schema.HEAD}]
     assert after.pop("pbem_snapshot") == []  # 0006's, empty until a game's next commit
+    assert {m.pop("image") for m in after["pbem_outbox"]} == {None}  # 0007: no picture
     before.pop(VERSION_TABLE)
     assert after == before and before["pbem_event"] and before["pbem_outbox"]
     with store.read() as s:

@@ -105,8 +105,8 @@ def test_database_at_0004_gets_each_games_due_time_in_place(tmp_path) -> None:
 def test_database_made_between_release_and_migrations_is_upgraded(tmp_path) -> None:
     # create_all before the migrations made whatever the models held then: here all
     # of today's tables but the send lease's columns (and the game's game, its due
-    # time and the snapshots, which came after the migrations), with the option
-    # column the models had then.
+    # time, the snapshots and the outbox's pictures, which came after the migrations),
+    # with the option column the models had then.
     store = Store(sqlite_url(tmp_path))
     SQLModel.metadata.create_all(store.engine, tables=TABLES)
     with store.engine.begin() as conn:
@@ -114,6 +114,7 @@ def test_database_made_between_release_and_migrations_is_upgraded(tmp_path) -> N
         conn.exec_driver_sql("DROP INDEX ix_pbem_game_due_at")  # came with 0005
         conn.exec_driver_sql("ALTER TABLE pbem_game DROP COLUMN due_at")
         conn.exec_driver_sql("DROP TABLE pbem_snapshot")  # came with 0006
+        conn.exec_driver_sql("ALTER TABLE pbem_outbox DROP COLUMN image")  # came with 0007
         # the models of then held the first game's option column (dropped by 0004)
         conn.exec_driver_sql("ALTER TABLE pbem_game ADD COLUMN money_open BOOLEAN "
                              "NOT NULL DEFAULT 0")
