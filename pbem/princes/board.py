@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import textwrap
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.princes.views import GRID_LETTERS, PlayerView, View
 
@@ -47,9 +48,11 @@ class Cell:
     piece: int  # 0: empty; 1: the Palazzo; 2, 3, ...: each tile placed
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Board:
-    """One player's principality: `rows` of cells, the top row first."""
+    """One player's principality: `rows` of cells, the top row first. Made once for
+    the same public data (`board_of` keeps them), so compared by identity: the key of
+    what is drawn from it and kept (text, HTML, picture)."""
 
     name: str
     rows: tuple[tuple[Cell, ...], ...]
@@ -83,25 +86,35 @@ class Board:
         return a != b and a != 0 and b != 0
 
 
+Placed = tuple[tuple[str, tuple[str, ...]], ...]  # a PlayerView's buildings or landscapes
+
+
 def board_of(p: PlayerView) -> Board:
     """A player's principality from its public view."""
-    height = len(p.grid)
+    return _board(p.name, p.grid, p.buildings, p.landscapes)
+
+
+@lru_cache(maxsize=1024)
+def _board(name: str, grid: tuple[str, ...], buildings: Placed, landscapes: Placed) -> Board:
+    height = len(grid)
     piece: dict[tuple[int, int], int] = {}
-    for n, (_, cells) in enumerate((*p.buildings, *p.landscapes), start=2):
+    for n, (_, cells) in enumerate((*buildings, *landscapes), start=2):
         for cell in cells:
             piece[(height - int(cell[1:]), ord(cell[0]) - ord("a"))] = n
     rows = []
-    for r, line in enumerate(p.grid):
+    for r, line in enumerate(grid):
         row = []
         for c, letter in enumerate(line):
             kind = _BY_LETTER.get(letter, UNKNOWN)
             default = 1 if kind is PALAZZO else 0
             row.append(Cell(kind, piece.get((r, c), default)))
         rows.append(tuple(row))
-    return Board(p.name, tuple(rows))
+    return Board(name, tuple(rows))
 
 
 def boards(view: View) -> tuple[Board, ...]:
+    """Every principality of the view (each seat's mail of one position shares them:
+    they are kept)."""
     return tuple(board_of(p) for p in view.players)
 
 
@@ -143,9 +156,13 @@ def text_lines(view: View) -> list[str]:
     """The principalities side by side in bands of at most `PER_BAND`, each band headed
     by the players' names and footed by the column letters; a line of marks between
     two rows only where some board has one."""
-    all_boards = boards(view)
+    return list(_text_lines(boards(view)))
+
+
+@lru_cache(maxsize=64)
+def _text_lines(all_boards: tuple[Board, ...]) -> tuple[str, ...]:
     if not all_boards:
-        return []
+        return ()
     bands = math.ceil(len(all_boards) / PER_BAND)
     size = math.ceil(len(all_boards) / bands)
     lines: list[str] = []
@@ -162,7 +179,7 @@ def text_lines(view: View) -> list[str]:
             if marks.strip():
                 lines.append("   " + marks)
         lines.append("   " + "".join(" ".join(b.columns()).ljust(COLUMN) for b in band))
-    return [ln.rstrip() for ln in lines]
+    return tuple(ln.rstrip() for ln in lines)
 
 
 # --------------------------------------------------------------------------- HTML
@@ -173,29 +190,41 @@ THIN = "1px solid #bbb"
 
 def _cell_style(b: Board, r: int, c: int) -> str:
     """A table cell's inline style: a thick border on each side that parts it from
-    another piece or lies on the board's edge, a thin one elsewhere."""
-    sides = [side for side, (dr, dc) in (("top", (-1, 0)), ("right", (0, 1)),
-                                         ("bottom", (1, 0)), ("left", (0, -1)))
+    another piece or lies on the board's edge; an empty cell a thin one too, so a
+    piece is one coloured block in its thick outline on a thin grid. The tables
+    collapse their borders (the wider wins), so a cell draws the thick line above
+    and left of it, and below and right of it only on the board's edge: the next
+    cell draws the line they share."""
+    sides = [side for side, (dr, dc) in (("top", (-1, 0)), ("left", (0, -1)))
              if b.parted(r, c, r + dr, c + dc)]
-    style = f"border:{THIN}" + "".join(f";border-{side}:{THICK}" for side in sides)
-    if b.rows[r][c].kind is EMPTY:
-        style += ";color:#999"
-    return style
+    if r + 1 == b.height:
+        sides.append("bottom")
+    if c + 1 == b.width:
+        sides.append("right")
+    empty = b.rows[r][c].kind is EMPTY
+    parts = [f"border:{THIN}"] if empty else []
+    parts += [f"border-{side}:{THICK}" for side in sides]
+    if empty:
+        parts.append("color:#999")
+    return ";".join(parts)
 
 
 def html_boards(view: View) -> list[dict[str, object]]:
     """The principalities for `templates/princes/_board.html`: per board its name,
     rows (number, cells with letter, name, colour and style) and column letters."""
-    out: list[dict[str, object]] = []
-    for b in boards(view):
-        rows = []
-        for r, row in enumerate(b.rows):
-            cells = [{"letter": cell.kind.letter, "word": cell.kind.word,
-                      "colour": cell.kind.colour, "style": _cell_style(b, r, c)}
-                     for c, cell in enumerate(row)]
-            rows.append({"number": b.row_number(r), "cells": cells})
-        out.append({"name": b.name, "rows": rows, "columns": list(b.columns())})
-    return out
+    return [_html_board(b) for b in boards(view)]
+
+
+@lru_cache(maxsize=1024)
+def _html_board(b: Board) -> dict[str, object]:
+    """One board for the template (kept: the same for every seat; never changed)."""
+    rows = []
+    for r, row in enumerate(b.rows):
+        cells = [{"letter": cell.kind.letter, "word": cell.kind.word,
+                  "colour": cell.kind.colour, "style": _cell_style(b, r, c)}
+                 for c, cell in enumerate(row)]
+        rows.append({"number": b.row_number(r), "cells": cells})
+    return {"name": b.name, "rows": rows, "columns": list(b.columns())}
 
 
 def html_legend() -> list[dict[str, str]]:

@@ -139,7 +139,7 @@ def _picture(all_boards: tuple[Board, ...]) -> bytes:
         _draw_board(im, b, x, y)
     _draw_legend(im, MARGIN, legend_y, width - 2 * MARGIN)
     out = io.BytesIO()
-    im.save(out, "PNG", optimize=True)
+    im.save(out, "PNG", compress_level=6)  # zlib's default: 6x faster than level 9 for +25%
     return out.getvalue()
 
 

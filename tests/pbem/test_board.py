@@ -34,8 +34,8 @@ BUILDINGS = (("university", ("a7", "b7")), ("laboratory", ("c7",)), ("workshop",
              ("tower", ("d5", "d6")), ("tower", ("e5", "e6")))
 LANDSCAPES = (("forest", ("a4",)), ("lake", ("b4",)), ("park", ("c4",)),
               ("forest", ("d4",)))
-CELL = re.compile(r'<td width="22" height="22"(?: bgcolor="(#[0-9a-f]{6})")? '
-                  r'style="([^"]*)">(.)</td>')
+CELL = re.compile(r'<td(?: width="22")?(?: bgcolor="(#[0-9a-f]{6})")?'
+                  r'(?: style="(border[^"]*)")?>(.)</td>')
 
 
 def board_view(players: int = 3) -> View:
@@ -51,8 +51,10 @@ def board_view(players: int = 3) -> View:
 def html_cells(html: str) -> list[list[tuple[str, str, str]]]:
     """The cells of each board in the HTML (bgcolor, style, letter), row by row from
     the top: 49 a board."""
+    tables = html.split("<h3>Principalities</h3>")[1].split("<table cellspacing=\"0\" "
+                                                          "cellpadding=\"3\"")[0]
     cells = [(colour or "#ffffff", style, letter) for colour, style, letter in
-             CELL.findall(html)]
+             CELL.findall(tables)]
     return [cells[i:i + 49] for i in range(0, len(cells), 49)]
 
 
@@ -90,16 +92,19 @@ def test_html_board_parts_two_towers_side_by_side(mod) -> None:
         row, col = 7 - int(cell[1]), ord(cell[0]) - ord("a")
         return first[row * 7 + col][1]
 
-    assert style("d5")[:1] == style("e5")[:1]
-    assert f"border-right:{THICK}" in style("d5") and f"border-left:{THICK}" in style("e5")
-    assert f"border-right:{THICK}" in style("d6") and f"border-left:{THICK}" in style("e6")
-    # within one tower a thin line only; two empty cells a thin line only
-    assert f"border-top:{THICK}" not in style("d5") and f"border-bottom:{THICK}" not in \
-        style("d6")
+    # the borders collapse: a cell draws the line above and left of it (and on the
+    # board's edge below and right of it)
+    assert f"border-left:{THICK}" in style("e5") and f"border-left:{THICK}" in style("e6")
+    # within one tower no line; two empty cells a thin line only
+    assert style("d5") == style("e5") == f"border-left:{THICK}"  # (c5 is empty)
+    assert f"border-top:{THICK}" in style("d6")  # the tower's top, under the workshop
     assert style("e2") == f"border:{THIN};color:#999"
     assert style("d2") == f"border:{THIN};border-left:{THICK};color:#999"  # the Palazzo
-    # the forests a4 and d4 are two pieces; lake and park next to each other too
-    assert f"border-right:{THICK}" in style("b4")
+    assert style("g1") == f"border:{THIN};border-bottom:{THICK};border-right:{THICK};" \
+        "color:#999"  # the corner
+    # the lake b4 and the park c4 are two pieces; so are the forests a4 and d4 of
+    # the same kind, with the park between them
+    assert f"border-left:{THICK}" in style("c4") and f"border-left:{THICK}" in style("d4")
 
 
 def test_text_board_marks_separate_pieces_and_spells_out_every_letter() -> None:
