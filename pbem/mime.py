@@ -6,9 +6,10 @@ message once more: about 4 ms a mail. Here a mail is written straight to the byt
 the transports send (`compose`): a short ASCII header value as it is, any other one
 folded by the email package's own header classes (`email.policy.SMTP`), and each
 body part as the email package would encode it (7bit when every line is short ASCII,
-else quoted-printable). The bytes are read back once (`read_back`), as the check
-that no value made a header of its own and as the `EmailMessage` a transport or a
-test may look at (`Outgoing`); the transports send `Outgoing.raw` as it is.
+else quoted-printable; an inline picture base64). The bytes are read back once
+(`read_back`), as the check that no value made a header of its own and as the
+`EmailMessage` a transport or a test may look at (`Outgoing`); the transports send
+`Outgoing.raw` as it is.
 """
 
 from __future__ import annotations

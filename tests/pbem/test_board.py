@@ -160,6 +160,20 @@ def test_png_is_a_valid_picture_of_every_board_and_the_same_for_the_same_view() 
     assert picture.board_png(board_view(4)) == png
 
 
+def test_png_draws_any_name() -> None:
+    # Pillow's bitmap font knows Latin-1 only: other letters become '?', a name with
+    # no Latin letter left its seat.
+    assert picture.label("zoë", 1) == "zoë"
+    assert picture.label("jürgen-ŝ", 2) == "jürgen-s"
+    assert picture.label("мария", 3) == "player 3"
+    assert picture.label("anna\u0301x", 1) == "anna?x"
+    view = board_view()
+    names = ("zoë", "мария", "γιάννης")
+    view = dataclasses.replace(view, players=tuple(
+        dataclasses.replace(p, name=n) for p, n in zip(view.players, names, strict=True)))
+    assert Image.open(io.BytesIO(picture.board_png(view))).format == "PNG"
+
+
 def test_png_stays_small() -> None:
     playout = play_random(GAME, 5, 3)
     state = replay(playout.events)
