@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.princes.views import View
 
-from . import situation
+from . import board, situation
 from .render_text import stacks_text
 
 
@@ -65,22 +65,7 @@ CARDS_LEGEND = "cards: professions + bonus (b) + prestige (p) cards in hand"
 
 
 def _grid_lines(view: View) -> list[str]:
-    cols = "abcdefg"
-    width = 12
-    lines = ["   " + "".join(p.name[:width - 1].ljust(width) for p in view.players)]
-    for r, _row in enumerate(view.players[0].grid if view.players else ()):
-        num = 7 - r
-        lines.append(f"{num}  " + "".join(p.grid[r].ljust(width) for p in view.players))
-    lines.append("   " + "".join(cols.ljust(width) for _ in view.players))
-    return lines
-
-
-def _grid_blocks(view: View) -> list[list[str]]:
-    """The principalities one by one, each as the lines of its own small grid: the
-    HTML part sets them side by side where the screen is wide enough and one below
-    the other on a phone."""
-    return [["   " + p.name, *(f"{7 - r}  {line}" for r, line in enumerate(p.grid)),
-             "   abcdefg"] for p in view.players]
+    return board.text_lines(view)
 
 
 def status_context(view: View) -> dict[str, Any]:
@@ -134,7 +119,8 @@ def status_context(view: View) -> dict[str, Any]:
         },
         "players": players, "grid_lines": _grid_lines(view), "supply": supply,
         **situation.situation(view),
-        "grid_blocks": _grid_blocks(view),
+        "board_legend": board.legend_lines(), "boards": board.html_boards(view),
+        "board_kinds": board.html_legend(),
     }
 
 

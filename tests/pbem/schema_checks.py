@@ -120,6 +120,7 @@ def upgrade_to_game_name_in_place(url: str, game_id: str) -> None:
     assert after.pop(VERSION_TABLE) == [{"version_num": schema.HEAD}]
     assert after.pop("pbem_snapshot") == []  # 0006's, empty until a game's next commit
     assert [x.pop("mail") for x in after["pbem_seat"]] == ["every"] * 3  # 0007's default
+    assert {m.pop("image") for m in after["pbem_outbox"]} == {None}  # 0008: no picture
     before.pop(VERSION_TABLE)
     assert after == before and before["pbem_event"] and before["pbem_outbox"]
     with store.read() as s:
@@ -186,6 +187,7 @@ def upgrade_gives_every_seat_every(url: str) -> None:
     assert schema_diff(store.engine) == []
     after = rows_of(store.engine)
     assert [x.pop("mail") for x in after["pbem_seat"]] == ["every"] * len(PLAYERS)
+    assert {m.pop("image") for m in after["pbem_outbox"]} <= {None}  # 0008: no picture
     after.pop(VERSION_TABLE)
     before.pop(VERSION_TABLE)
     assert after == before

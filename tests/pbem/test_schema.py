@@ -110,8 +110,8 @@ def test_database_at_0006_gets_every_seats_mail_setting_in_place(tmp_path) -> No
 def test_database_made_between_release_and_migrations_is_upgraded(tmp_path) -> None:
     # create_all before the migrations made whatever the models held then: here all
     # of today's tables but the send lease's columns (and the game's game, its due
-    # time, the snapshots and the seats' mail settings, which came after the
-    # migrations), with the option column the models had then.
+    # time, the snapshots, the seats' mail settings and the outbox's pictures, which
+    # came after the migrations), with the option column the models had then.
     store = Store(sqlite_url(tmp_path))
     SQLModel.metadata.create_all(store.engine, tables=TABLES)
     with store.engine.begin() as conn:
@@ -121,6 +121,7 @@ def test_database_made_between_release_and_migrations_is_upgraded(tmp_path) -> N
         conn.exec_driver_sql("DROP TABLE pbem_snapshot")  # came with 0006
         conn.exec_driver_sql("DROP INDEX ix_pbem_seat_mail")  # came with 0007
         conn.exec_driver_sql("ALTER TABLE pbem_seat DROP COLUMN mail")
+        conn.exec_driver_sql("ALTER TABLE pbem_outbox DROP COLUMN image")  # came with 0008
         # the models of then held the first game's option column (dropped by 0004)
         conn.exec_driver_sql("ALTER TABLE pbem_game ADD COLUMN money_open BOOLEAN "
                              "NOT NULL DEFAULT 0")
