@@ -265,7 +265,7 @@ class Cities:
 @dataclass(frozen=True, slots=True)
 class Rewards:
     """Setup: the reward tiles on the reward row, left to right (5 bonus tiles, then
-    2 VP tiles): `* rewards mission extra progress-political figures-m helper
+    2 VP tiles): `* rewards mission extra progress-careers figures-m helper
     helpers cities-m`."""
 
     tiles: tuple[str, ...]
