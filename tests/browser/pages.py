@@ -80,6 +80,18 @@ def _mail_to(sender: str, to: str, subject: str, body: str) -> EmailMessage:
     return msg
 
 
+def game_mails_of(out_dir: Path, *, game: str, players: int, seed: int = 1) -> list[Mail]:
+    """Every mail of a whole scripted game of `game` by mail, in the order queued
+    (kind `status:<phase>` read from the mail's first line, the headline)."""
+    result = run_demo(out_dir, players=players, seed=seed, game=game)
+    store = Store(Config(db_path=result.db_path).sqlalchemy_url())
+    with store.read() as s:
+        rows = s.exec(select(OutMail).order_by(OutMail.id)).all()  # type: ignore[arg-type]
+        mails = [Mail(kind_of(r), r.subject, r.text, r.html) for r in rows if r.html]
+    store.dispose()
+    return mails
+
+
 def play_game(out_dir: Path, *, players: int = 5, seed: int = 1) -> list[Mail]:
     """Every mail of a whole scripted game of `players` and of the moderator's
     notices and refusals after it, in the order queued."""
