@@ -24,8 +24,8 @@ import pytest
 from imap_tools import MailBoxStartTls
 from sqlmodel import func, select
 
-from engine.princes.game import to_act
 from pbem.config import Config
+from pbem.loading import Rules
 from pbem.moderator import Moderator, PlayerSpec
 from pbem.runner import poll_once
 from pbem.scripted import ScriptedPlayer, pick_actor
@@ -140,12 +140,13 @@ def fresh_store(url: str) -> Store:
 
 
 def new_game(stack: MailStack, store: Store, cfg: Config, game_id: str,
-             n: int = 4) -> tuple[Moderator, list[ScriptedPlayer]]:
+             n: int = 4, game: str | None = None) -> tuple[Moderator, list[ScriptedPlayer]]:
     mod = Moderator(store, cfg)
     accounts = stack.players[:n]
     specs = [PlayerSpec(a.local_part, a.address, "Europe/Amsterdam") for a in accounts]
-    mod.new_game(specs, utcnow(), game_id=game_id, seed=f"{game_id}-seed")
-    players = [ScriptedPlayer(s.name, i, s.email, random.Random(f"{game_id}{i}"))
+    mod.new_game(specs, utcnow(), game_id=game_id, game=game, seed=f"{game_id}-seed")
+    rules = Rules.named(game)
+    players = [ScriptedPlayer(s.name, i, s.email, random.Random(f"{game_id}{i}"), rules=rules)
                for i, s in enumerate(specs)]
     return mod, players
 
@@ -167,7 +168,7 @@ def read_until_ready(post: ImapPost, players: list[ScriptedPlayer], mod: Moderat
         for p in players:
             for msg in post.receive(p.address):
                 p.read(msg)
-        acting = [p for p in players if p.seat in to_act(state)]
+        acting = [p for p in players if p.seat in players[0].rules.game.to_act(state)]
         if all(p.version_seen == state.version for p in (acting or players)):
             return
         assert time.monotonic() < deadline, f"status mails for v{state.version} never came"
@@ -255,6 +256,27 @@ def test_full_game_by_real_mail(mailstack: MailStack, database_url: str, post: I
         assert s.exec(select(InboundMail.status).where(InboundMail.status != "accepted")
                       ).all() == []
     print(f"\n{backend}: {moves} moves by real mail in {time.monotonic() - t0:.1f} s")
+    store.dispose()
+
+
+def test_signorie_game_by_real_mail(mailstack: MailStack, database_url: str,
+                                    post: ImapPost) -> None:
+    """The second game through the same moderator and servers: a whole 2-player game
+    of Signorie on PostgreSQL, every mail delivered once, every command accepted."""
+    cfg = moderator_config(mailstack, database_url)
+    store = fresh_store(database_url)
+    game_id = "sig-real"
+    mod, players = new_game(mailstack, store, cfg, game_id, n=2, game="signorie")
+    moves, sent = play(post, mod, cfg, players, game_id, max_moves=300)
+    state = current(mod, game_id)
+    assert state.finished, f"not finished after {moves} moves"
+    read_until_ready(post, players, mod, game_id)
+    read_all_outbox(post, players, mod)
+    audit(mod, post, sent)
+    with mod.store.read() as s:
+        assert s.exec(select(InboundMail.status).where(InboundMail.status != "accepted")
+                      ).all() == []
+        assert s.get(Game, game_id).game == "signorie"  # type: ignore[union-attr]
     store.dispose()
 
 
