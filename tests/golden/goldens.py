@@ -72,8 +72,8 @@ class GoldenGame:
 
 
 GAMES = {
-    "princes": GoldenGame("princes", "princes-of-florence", ("keep", "characters", "auction", "action"),
-                          "auction", "action",
+    "princes": GoldenGame("princes", "princes-of-florence",
+                          ("keep", "characters", "auction", "action"), "auction", "action",
                           options=(("expansion", "muse-and-princess"),)),
     "signorie": GoldenGame("signorie", "signorie", ("actions", "rewards"), "actions", "actions",
                            private=False),
