@@ -183,7 +183,7 @@ def specs(language: str) -> list[PlayerSpec]:
     """The seats: seat i on `SETTINGS[i]`, all in `language`."""
     seats = [PlayerSpec(n, f"{n}@example.org", z, mail=m)
              for n, z, m in zip(NAMES, ZONES, SETTINGS, strict=True)]
-    if language != DEFAULT_LANGUAGE:  # a seat's language (the field pbem.players names)
+    if language != DEFAULT_LANGUAGE:  # PlayerSpec.language, English by default
         seats = [dataclasses.replace(p, language=language) for p in seats]  # type: ignore[call-arg]
     return seats
 
