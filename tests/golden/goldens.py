@@ -22,7 +22,7 @@ import hashlib
 import random
 import re
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
@@ -68,13 +68,14 @@ class GoldenGame:
     undo_phase: str  # and asks once to undo its move in this one
     options: tuple[tuple[str, str], ...] = ()
     private: bool = True  # the game mails a seat its own cards (Signorie does not: S8)
-    seed: str = "golden-seed"
+    seed: str = "golden-seed"  # another, if at this one a seat lacks a kind (`pick`)
 
 
 GAMES = {
     "princes": GoldenGame("princes", "princes-of-florence",
                           ("keep", "characters", "auction", "action"), "auction", "action",
-                          options=(("expansion", "muse-and-princess"),)),
+                          options=(("expansion", "muse-and-princess"),),
+                          seed="golden-2"),  # the first seed at which every seat draws
     "signorie": GoldenGame("signorie", "signorie", ("actions", "rewards"), "actions", "actions",
                            private=False),
 }
@@ -109,16 +110,23 @@ def text_of(msg: EmailMessage) -> str:
 Rule = Callable[[Sent], bool]
 
 
-def kinds(game: GoldenGame) -> dict[str, Rule]:
-    """Each golden kind and the rule that picks it: the first mail to a seat for
-    which the rule holds (the game-over mail: the last status mail)."""
+def kinds(game: GoldenGame, sent: Sequence[Sent] = ()) -> dict[str, Rule]:
+    """Each golden kind and the rule that picks it from the mails `sent`: the first
+    mail to a seat for which the rule holds (the game-over mail: the last one)."""
+    firsts: dict[int, EmailMessage] = {}
+    for s in sent:
+        if kind_of(s.msg) == "private":
+            firsts.setdefault(s.seat, s.msg)
+
     def status_in(phase: str) -> Rule:
         return lambda s: (kind_of(s.msg) == "status" and s.phase == phase and s.to_act
                           and DIGEST_NOTICE not in text_of(s.msg))
 
     rules: dict[str, Rule] = {f"status-{p}": status_in(p) for p in game.phases}
-    if game.private:
-        rules["private-draw"] = lambda s: kind_of(s.msg) == "private"
+    if game.private:  # the deal is a seat's first private mail, a draw a later one
+        rules["private-deal"] = lambda s: kind_of(s.msg) == "private"
+        rules["private-draw"] = lambda s: (kind_of(s.msg) == "private"
+                                           and s.msg is not firsts[s.seat])
     rules["error"] = lambda s: kind_of(s.msg) == "error"
     rules["undo-request"] = lambda s: "Reply 'agree' or 'refuse'." in text_of(s.msg)
     rules["daily-digest"] = lambda s: DIGEST_NOTICE in text_of(s.msg)
@@ -136,7 +144,7 @@ def pick(game: GoldenGame, sent: list[Sent]) -> dict[tuple[str, str], EmailMessa
     out: dict[tuple[str, str], EmailMessage] = {}
     for seat, setting in enumerate(SETTINGS):
         mine = [s for s in sent if s.seat == seat]
-        for kind, rule in kinds(game).items():
+        for kind, rule in kinds(game, sent).items():
             found = [s.msg for s in mine if rule(s)]
             if not found:
                 assert (setting, kind) in EXPECTED_ABSENT, \
