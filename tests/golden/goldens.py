@@ -138,14 +138,15 @@ EXPECTED_ABSENT = {("every", "daily-digest"), ("turn", "daily-digest")}
 """(setting, kind) that has no mail by design: only `daily` gets digests."""
 
 
-def pick(game: GoldenGame, sent: list[Sent]) -> dict[tuple[str, str], EmailMessage]:
-    """(setting, kind) -> the mail the rules pick; a kind found for no seat where
-    one is expected fails (the script that plays the game must produce it)."""
-    out: dict[tuple[str, str], EmailMessage] = {}
+def pick(game: GoldenGame, sent: list[Sent]) -> dict[tuple[str, str], int]:
+    """(setting, kind) -> the index in `sent` of the mail the rules pick; a kind
+    found for no seat where one is expected fails (the script that plays the game
+    must produce it: at another `GoldenGame.seed`, perhaps)."""
+    out: dict[tuple[str, str], int] = {}
     for seat, setting in enumerate(SETTINGS):
-        mine = [s for s in sent if s.seat == seat]
+        mine = [i for i, s in enumerate(sent) if s.seat == seat]
         for kind, rule in kinds(game, sent).items():
-            found = [s.msg for s in mine if rule(s)]
+            found = [i for i in mine if rule(sent[i])]
             if not found:
                 assert (setting, kind) in EXPECTED_ABSENT, \
                     f"{game.name}: no {kind} mail for the seat on {setting!r}"
@@ -153,6 +154,28 @@ def pick(game: GoldenGame, sent: list[Sent]) -> dict[tuple[str, str], EmailMessa
             assert (setting, kind) not in EXPECTED_ABSENT, (game.name, setting, kind)
             out[setting, kind] = found[-1] if kind == "game-over" else found[0]
     return out
+
+
+def picked(game: GoldenGame) -> dict[tuple[str, str, str], EmailMessage]:
+    """(setting, language, kind) -> its mail. The rules read the English mails; a
+    game plays the same in every language (the players answer the state, not the
+    words), so in another language the mail at the same place is taken, and its
+    Message-ID must say the same kind and version."""
+    english = play(game, DEFAULT_LANGUAGE)
+    where = pick(game, english)
+    out = {}
+    for language in LANGUAGES:
+        sent = english if language == DEFAULT_LANGUAGE else play(game, language)
+        assert len(sent) == len(english), f"{game.name}: {language} plays another game"
+        for (setting, kind), i in where.items():
+            msg = sent[i].msg
+            assert _id_shape(msg) == _id_shape(english[i].msg), (language, setting, kind)
+            out[setting, language, kind] = msg
+    return out
+
+
+def _id_shape(msg: EmailMessage) -> str:
+    return normalise(str(msg["Message-ID"]))
 
 
 # --------------------------------------------------------------------------- determinism
@@ -202,7 +225,7 @@ def play(game: GoldenGame, language: str = DEFAULT_LANGUAGE) -> list[Sent]:
     their status mails (now and then with a typo, which earns an error mail); now and
     then the mover asks to undo its move and the others answer `agree`."""
     with tempfile.TemporaryDirectory() as tmp, freeze_time(START) as clock, \
-            deterministic(f"{game.seed}|{language}"):
+            deterministic(game.seed):  # the same salt and tokens in every language
         cfg = Config(mail_dir=Path(tmp) / "mail", moderator_address="moderator@example.org",
                      transport="files")
         store = Store("sqlite://")
@@ -316,16 +339,15 @@ def golden_files(game: GoldenGame) -> dict[Path, str]:
     """Every golden file of `game` (paths relative to `MAILS`) and its text."""
     files: dict[Path, str] = {}
     pngs: list[str] = []
-    for language in LANGUAGES:
-        for (setting, kind), msg in sorted(pick(game, play(game, language)).items()):
-            where = Path(game.key) / setting / language
-            files[where / f"{kind}.txt"] = golden_text(msg)
-            html = golden_html(msg)
-            if html is not None:
-                files[where / f"{kind}.html"] = html
-            sha = png_sha256(msg)
-            if sha is not None:
-                pngs.append(f"{sha}  {setting}/{language}/{kind}.png")
+    for (setting, language, kind), msg in sorted(picked(game).items()):
+        where = Path(game.key) / setting / language
+        files[where / f"{kind}.txt"] = golden_text(msg)
+        html = golden_html(msg)
+        if html is not None:
+            files[where / f"{kind}.html"] = html
+        sha = png_sha256(msg)
+        if sha is not None:
+            pngs.append(f"{sha}  {setting}/{language}/{kind}.png")
     if pngs:
         files[Path(game.key) / "png.sha256"] = "\n".join(
             [f"# the inline PNG of each golden mail, drawn by Pillow {pillow_version()}",
