@@ -34,6 +34,7 @@ _r = quick_replace(State)
 _b = quick_replace(Board)
 _city = quick_replace(CityState)
 _active = quick_replace(Active)
+_set_version: Callable[[State, int], None] = vars(State)["version"].__set__
 
 
 def _board(state: State, seat: int, **changes: Any) -> tuple[Board, ...]:
@@ -366,4 +367,10 @@ def evolve(state: State, event: Any) -> State:
     handler = _EVOLVE.get(type(event))
     if handler is None:
         raise AssertionError(f"Signorie folds no {type(event).__name__} here: {event!r}")
-    return _r(handler(state, event), version=state.version + 1)
+    new = handler(state, event)
+    if new is state:
+        new = _r(state)
+    # Every handler returns a state it has just made (`_r`), which nothing else holds
+    # yet: its version is set through the slot (one copy of the state per event, not two).
+    _set_version(new, state.version + 1)
+    return new
