@@ -10,6 +10,7 @@ game, so this matters there.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import MISSING, fields, is_dataclass
 from typing import Any, TypeVar
 
@@ -50,3 +51,38 @@ def quick_init(cls: type[T]) -> type[T]:
     init.__doc__ = cls.__init__.__doc__
     type.__setattr__(cls, "__init__", init)
     return cls
+
+
+_KEEP: Any = object()
+"""A default no caller passes: "keep this field's value" (`quick_replace`)."""
+
+
+def quick_replace(cls: type[T]) -> Callable[..., T]:
+    """A function `replace(obj, **changes)` for a frozen slotted dataclass (fields
+    with `init`, no `__post_init__`): `dataclasses.replace` for its instances, built
+    through the slots' descriptors without looking up the fields on each call. An
+    unknown field is a TypeError, as there. Its instances only: a subclass's object
+    would come back as `cls`."""
+    if not is_dataclass(cls) or "__slots__" not in vars(cls):
+        raise TypeError(f"{cls.__name__} is no slotted dataclass")
+    if hasattr(cls, "__post_init__"):
+        raise TypeError(f"{cls.__name__} has a __post_init__, which quick_replace would skip")
+    names = [f.name for f in fields(cls)]
+    for f in fields(cls):
+        if not f.init:
+            raise TypeError(f"{cls.__name__}.{f.name} is not set by __init__")
+    scope: dict[str, Any] = {"new": object.__new__, "cls": cls, "KEEP": _KEEP}
+    for n in names:
+        scope[f"set_{n}"] = getattr(cls, n).__set__
+    params = ", ".join(f"{n}=KEEP" for n in names)
+    body = "".join(f"        set_{n}(out, obj.{n} if {n} is KEEP else {n})\n" for n in names)
+    source = (f"def make({', '.join(scope)}):\n"
+              f"    def replace(obj, /{', *, ' + params if names else ''}):\n"
+              f"        out = new(cls)\n{body}        return out\n"
+              "    return replace\n")
+    namespace: dict[str, Any] = {}
+    exec(source, namespace)  # noqa: S102 - the source is made above from field names
+    fn: Callable[..., T] = namespace["make"](**scope)
+    fn.__qualname__ = fn.__name__ = f"replace_{cls.__name__}"
+    fn.__module__ = cls.__module__
+    return fn

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Benchmark of game-log replay: text -> notation -> engine, per game and per line.
 
-Self-played games (3, 4 and 5 players) are generated first (in parallel, not timed) and
+Every registered game is measured (`--game` picks some), at each player count of its
+default variant (The Princes of Florence 3, 4 and 5; Signorie 2, 3 and 4) unless
+`--players` names them. Self-played games are generated first (in parallel, not timed) and
 written as log text, both as *recorded* logs (every deal and draw on a chance line) and
 as *seeded* logs (no chance lines: the seed gives them). Then, on one core:
 
@@ -20,8 +22,9 @@ Measured fairly on a shared machine: CPU time of this process (time.process_time
 interleaved blocks (each block times every row, every path and python-chess once, in
 an order that turns from block to block), and each figure is the median over the
 blocks; the ratio pbem us/line : chess us/move is taken within each block (the same
-moment of the machine) and its median printed. The targets of issue 11 are printed
-next to their measured values: >= 1,000 four-player recorded games/s, ratio <= 0.2.
+moment of the machine) and its median printed, for each game. The targets of issue 11
+are printed next to their measured values, for each game: >= 1,000 four-player
+recorded games/s, ratio <= 0.2.
 
 With --python, builds side by side: the full path (replay_log) and python-chess, timed
 the same way in one worker process per interpreter and round, the interpreters taking
@@ -30,7 +33,8 @@ build of scripts/test.sh (`--python .venv-mypyc/bin/python`). Each worker import
 as its interpreter has it installed, from a scratch directory; the workers must agree
 on every replay's outcome.
 
-Usage: .venv/bin/python scripts/bench_replay.py [--games 200] [--blocks 7] [--json]
+Usage: .venv/bin/python scripts/bench_replay.py [--game signorie] [--games 200]
+       [--players 2,3,4] [--blocks 7] [--json]
        [--profile] [--python .venv-mypyc/bin/python [--rounds 3]]
 """
 
@@ -62,7 +66,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.match import Match  # noqa: E402
 from engine.protocol import CHANCE  # noqa: E402
-from engine.registry import get_game  # noqa: E402
+from engine.registry import GAMES, get_game  # noqa: E402
 from engine.selfplay import play_random  # noqa: E402
 from notation import Chance, Move, Tag, iter_log  # noqa: E402
 from pbem.logs import format_game_log, replay_log, result_tag  # noqa: E402
@@ -78,6 +82,7 @@ class Game:
 
 @dataclass
 class Row:
+    game: str
     kind: str
     players: int
     games: int
@@ -90,9 +95,9 @@ class Row:
     peak_kib_per_game: float
 
 
-def make_game(args: tuple[int, int]) -> Game:
-    n, seed = args
-    game = get_game()
+def make_game(args: tuple[str, int, int]) -> Game:
+    name, n, seed = args
+    game = get_game(name)
     p = play_random(game, n, f"bench-{n}-{seed}")
     head = [("Game", game.name), ("Variant", next(iter(game.variants)))]
     result = ("Result", result_tag(p.state, game))
@@ -102,8 +107,8 @@ def make_game(args: tuple[int, int]) -> Game:
     return Game(p.players, p.moves, recorded, seeded)
 
 
-def generate(n: int, count: int, workers: int) -> list[Game]:
-    jobs = [(n, seed) for seed in range(count)]
+def generate(name: str, n: int, count: int, workers: int) -> list[Game]:
+    jobs = [(name, n, seed) for seed in range(count)]
     if workers <= 1:
         return [make_game(j) for j in jobs]
     with ProcessPoolExecutor(workers) as pool:
@@ -131,8 +136,9 @@ def parse_only(text: str) -> int:
     return sum(1 for _ in iter_log(text))
 
 
-def engine_only(games: Sequence[tuple[tuple[str, ...], list[tuple[int, Any]]]]) -> None:
-    game = get_game()
+def engine_only(name: str,
+                games: Sequence[tuple[tuple[str, ...], list[tuple[int, Any]]]]) -> None:
+    game = get_game(name)
     for players, moves in games:
         match = Match.start(game, players, seeded=True, in_place=True)
         play = match.play
@@ -173,6 +179,7 @@ def parse_all(texts: Sequence[str]) -> None:
 class Case:
     """One row's inputs: the log texts, their lines, and their pre-parsed moves."""
 
+    game: str
     kind: str
     players: int
     texts: tuple[str, ...]
@@ -180,28 +187,28 @@ class Case:
     moves: tuple[tuple[tuple[str, ...], list[tuple[int, Any]]], ...]
 
 
-def case(kind: str, n: int, games: list[Game]) -> Case:
+def case(name: str, kind: str, n: int, games: list[Game]) -> Case:
     texts = tuple(g.recorded if kind == "recorded" else g.seeded for g in games)
     for t in texts:  # sanity: every log is valid
         r = replay_log(t)
         assert r.ok and r.finished, r.error
     # Engine alone: the moves with explicit deals and draws (for seeded logs the seed's,
     # which the full path derives from the seed itself).
-    return Case(kind, n, texts, sum(count_lines(t) for t in texts),
+    return Case(name, kind, n, texts, sum(count_lines(t) for t in texts),
                 tuple((g.players, list(g.moves)) for g in games))
 
 
 def time_case(c: Case) -> tuple[float, float, float]:
     """CPU seconds of the full path, the parser and the engine over the case's games."""
     return (_cpu(partial(replay_all, c.texts)), _cpu(partial(parse_all, c.texts)),
-            _cpu(partial(engine_only, c.moves)))
+            _cpu(partial(engine_only, c.game, c.moves)))
 
 
 def row(c: Case, blocks: list[tuple[float, float, float]]) -> Row:
     """The case's figures: each the median over the blocks."""
     us = 1e6 / c.lines
     full = statistics.median(b[0] for b in blocks)
-    return Row(c.kind, c.players, len(c.texts), c.lines / len(c.texts), len(c.texts) / full,
+    return Row(c.game, c.kind, c.players, len(c.texts), c.lines / len(c.texts), len(c.texts) / full,
                full * us, statistics.median(b[1] for b in blocks) * us,
                statistics.median(b[2] for b in blocks) * us,
                statistics.median(b[0] - b[1] - b[2] for b in blocks) * us,
@@ -256,15 +263,25 @@ def chess_case(count: int) -> tuple[str, int]:
     return pgn, moves
 
 
+def references(cases: Sequence[Case]) -> dict[str, int]:
+    """Each game's reference case: four-player recorded (else its first)."""
+    out: dict[str, int] = {}
+    for i, c in enumerate(cases):
+        out.setdefault(c.game, i)
+        if (c.kind, c.players) == ("recorded", 4):
+            out[c.game] = i
+    return out
+
+
 def measure(cases: list[Case], pgn: str, plies: int, chess_games: int,
-            blocks: int) -> tuple[list[Row], dict[str, Any], list[float]]:
+            blocks: int) -> tuple[list[Row], dict[str, Any], dict[str, list[float]]]:
     """Every case and python-chess, timed once per block in an order that turns from
-    block to block; the rows, python-chess's figures, and each block's ratio of
-    four-player recorded us/line to chess us/move."""
+    block to block; the rows, python-chess's figures, and for each game each block's
+    ratio of four-player recorded us/line to chess us/move."""
     times: list[list[tuple[float, float, float]]] = [[] for _ in cases]
     chess_s: list[float] = []
-    ratios: list[float] = []
-    ref = next((i for i, c in enumerate(cases) if (c.kind, c.players) == ("recorded", 4)), 0)
+    refs = references(cases)
+    ratios: dict[str, list[float]] = {name: [] for name in refs}
     slots = len(cases) + 1
     for block in range(blocks):
         for k in range(slots):
@@ -273,7 +290,8 @@ def measure(cases: list[Case], pgn: str, plies: int, chess_games: int,
                 chess_s.append(_cpu(partial(chess_read_all, pgn)))
             else:
                 times[i].append(time_case(cases[i]))
-        ratios.append((times[ref][-1][0] / cases[ref].lines) / (chess_s[-1] / plies))
+        for name, ref in refs.items():
+            ratios[name].append((times[ref][-1][0] / cases[ref].lines) / (chess_s[-1] / plies))
     rows = [row(c, t) for c, t in zip(cases, times, strict=True)]
     t = statistics.median(chess_s)
     chess = {"games": chess_games, "moves_per_game": plies / chess_games,
@@ -304,28 +322,32 @@ RATIO_TARGET = 0.2
 """pbem's CPU per log line at most this share of python-chess's per move (issue 11)."""
 
 
-def targets(rows: list[Row], ratios: list[float]) -> list[dict[str, Any]]:
-    four = next((r for r in rows if (r.kind, r.players) == ("recorded", 4)), None)
+def targets(rows: list[Row], ratios: dict[str, list[float]]) -> list[dict[str, Any]]:
+    """Each game's targets (those with a four-player recorded row)."""
     out = []
-    if four is not None:
-        out.append({"name": "four-player recorded games/s", "measured": four.games_per_s,
-                    "target": GAMES_TARGET, "bound": ">=",
+    for name, per_block in ratios.items():
+        four = next((r for r in rows if (r.game, r.kind, r.players) == (name, "recorded", 4)),
+                    None)
+        if four is None:
+            continue
+        out.append({"game": name, "name": "four-player recorded games/s",
+                    "measured": four.games_per_s, "target": GAMES_TARGET, "bound": ">=",
                     "met": four.games_per_s >= GAMES_TARGET})
-        ratio = statistics.median(ratios)
-        out.append({"name": "pbem us/line : chess us/move", "measured": ratio,
+        ratio = statistics.median(per_block)
+        out.append({"game": name, "name": "pbem us/line : chess us/move", "measured": ratio,
                     "target": RATIO_TARGET, "bound": "<=", "met": ratio <= RATIO_TARGET,
-                    "blocks": ratios})
+                    "blocks": per_block})
     return out
 
 
 def table(rows: list[Row], chess: dict[str, Any], goals: list[dict[str, Any]],
           blocks: int) -> str:
-    head = (f"{'log':9} {'pl':>2} {'games':>5} {'lines/g':>7} {'games/s':>8} {'us/line':>8} "
-            f"{'parse':>6} {'engine':>7} {'other':>6} {'peak KiB':>9}")
+    head = (f"{'game':19} {'log':9} {'pl':>2} {'games':>5} {'lines/g':>7} {'games/s':>8} "
+            f"{'us/line':>8} {'parse':>6} {'engine':>7} {'other':>6} {'peak KiB':>9}")
     out = [f"CPU time (process_time), median of {blocks} interleaved blocks", head,
            "-" * len(head)]
-    for r in rows:
-        out.append(f"{r.kind:9} {r.players:>2} {r.games:>5} {r.lines_per_game:>7.0f} "
+    for r in sorted(rows, key=lambda r: (r.kind, r.players, r.game)):  # games side by side
+        out.append(f"{r.game:19} {r.kind:9} {r.players:>2} {r.games:>5} {r.lines_per_game:>7.0f} "
                    f"{r.games_per_s:>8.1f} {r.us_per_line:>8.1f} {r.parse_us_per_line:>6.1f} "
                    f"{r.engine_us_per_line:>7.1f} {r.other_us_per_line:>6.1f} "
                    f"{r.peak_kib_per_game:>9.0f}")
@@ -339,8 +361,8 @@ def table(rows: list[Row], chess: dict[str, Any], goals: list[dict[str, Any]],
         spread = ""
         if "blocks" in g:
             spread = f"  (blocks: {min(g['blocks']):.3f}-{max(g['blocks']):.3f})"
-        out.append(f"{g['name']:<30} {g['measured']:>9.3f}   target {g['bound']} "
-                   f"{g['target']:g}  {'ok' if g['met'] else 'NOT MET'}{spread}")
+        out.append(f"{g['game']:19} {g['name']:<30} {g['measured']:>9.3f}   target "
+                   f"{g['bound']} {g['target']:g}  {'ok' if g['met'] else 'NOT MET'}{spread}")
     return "\n".join(out)
 
 
@@ -405,7 +427,7 @@ def compare_builds(pythons: list[str], cases: list[Case], pgn: str, plies: int,
                    chess_games: int, rounds: int, blocks: int) -> dict[str, Any]:
     """Every interpreter's full-path and python-chess CPU times, from one worker process
     per interpreter and round (the interpreters taking turns), each `blocks` blocks."""
-    ref = next((i for i, c in enumerate(cases) if (c.kind, c.players) == ("recorded", 4)), 0)
+    refs = references(cases)
     got: list[list[list[float]]] = [[[] for _ in range(len(cases) + 1)] for _ in pythons]
     info: list[dict[str, Any]] = [{} for _ in pythons]
     with tempfile.TemporaryDirectory() as tmp:
@@ -432,25 +454,28 @@ def compare_builds(pythons: list[str], cases: list[Case], pgn: str, plies: int,
     builds = []
     for python, times, facts in zip(pythons, got, info, strict=True):
         chess_s = times[-1]
-        ratios = [(t / cases[ref].lines) / (c / plies)
-                  for t, c in zip(times[ref], chess_s, strict=True)]
         rows: list[dict[str, Any]] = [
-            {"kind": c.kind, "players": c.players, "games": len(c.texts),
+            {"game": c.game, "kind": c.kind, "players": c.players, "games": len(c.texts),
              "games_per_s": len(c.texts) / statistics.median(t),
              "us_per_line": statistics.median(t) * 1e6 / c.lines}
             for c, t in zip(cases, times[:-1], strict=True)]
-        four = rows[ref]["games_per_s"]
-        ratio = statistics.median(ratios)
+        goals: list[dict[str, Any]] = []
+        for name, ref in refs.items():
+            ratios = [(t / cases[ref].lines) / (c / plies)
+                      for t, c in zip(times[ref], chess_s, strict=True)]
+            four = rows[ref]["games_per_s"]
+            ratio = statistics.median(ratios)
+            goals += [
+                {"game": name, "name": "four-player recorded games/s", "measured": four,
+                 "target": GAMES_TARGET, "bound": ">=", "met": four >= GAMES_TARGET},
+                {"game": name, "name": "pbem us/line : chess us/move", "measured": ratio,
+                 "target": RATIO_TARGET, "bound": "<=", "met": ratio <= RATIO_TARGET,
+                 "blocks": ratios}]
         builds.append({
             "python": python, "name": build_name(python, facts["compiled"]),
             "version": facts["python"], "rows": rows,
             "chess_us_per_move": statistics.median(chess_s) * 1e6 / plies,
-            "targets": [
-                {"name": "four-player recorded games/s", "measured": four,
-                 "target": GAMES_TARGET, "bound": ">=", "met": four >= GAMES_TARGET},
-                {"name": "pbem us/line : chess us/move", "measured": ratio,
-                 "target": RATIO_TARGET, "bound": "<=", "met": ratio <= RATIO_TARGET,
-                 "blocks": ratios}]})
+            "targets": goals})
     return {"builds": builds, "rounds": rounds, "blocks": blocks, "clock": "process_time",
             "chess_games": chess_games, "digest": digests.pop()}
 
@@ -465,7 +490,7 @@ def builds_table(result: dict[str, Any]) -> str:
         out += ["", f"{b['name']}, Python {b['version']}"]
         for r, r0 in zip(b["rows"], first["rows"], strict=True):
             speed = r["games_per_s"] / r0["games_per_s"]
-            out.append(f"  {r['kind']:9} {r['players']:>2} {r['games']:>5} games "
+            out.append(f"  {r['game']:19} {r['kind']:9} {r['players']:>2} {r['games']:>5} games "
                        f"{r['games_per_s']:>8.1f} games/s {r['us_per_line']:>7.1f} us/line"
                        + (f"  x{speed:.2f}" if b is not first else ""))
         out.append(f"  python-chess {b['chess_us_per_move']:.1f} us/move "
@@ -474,17 +499,29 @@ def builds_table(result: dict[str, Any]) -> str:
             spread = ""
             if "blocks" in g:
                 spread = f"  (blocks: {min(g['blocks']):.3f}-{max(g['blocks']):.3f})"
-            out.append(f"  {g['name']:<30} {g['measured']:>9.3f}   target {g['bound']} "
-                       f"{g['target']:g}  {'ok' if g['met'] else 'NOT MET'}{spread}")
+            out.append(f"  {g['game']:19} {g['name']:<30} {g['measured']:>9.3f}   target "
+                       f"{g['bound']} {g['target']:g}  {'ok' if g['met'] else 'NOT MET'}{spread}")
     out += ["", "(xN: games/s against the first build); every build replayed every log to "
             f"the same outcomes (digest {result['digest'][:12]})"]
     return "\n".join(out)
 
 
+def player_counts(name: str, players: str) -> list[int]:
+    """The player counts asked for, or those of the game's default variant."""
+    if players:
+        return [int(x) for x in players.split(",")]
+    variant = next(iter(get_game(name).variants.values()))
+    return list(range(variant.min_players, variant.max_players + 1))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=200, help="games per player count")
-    ap.add_argument("--players", default="3,4,5", help="player counts, comma-separated")
+    ap.add_argument("--game", action="append", default=[], metavar="NAME",
+                    help="a registered game to measure (repeatable; default: every one)")
+    ap.add_argument("--players", default="",
+                    help="player counts, comma-separated (default: each game's default "
+                    "variant's counts)")
     ap.add_argument("--chess-games", type=int, default=200)
     ap.add_argument("--blocks", "--repeat", type=int, default=7,
                     help="interleaved blocks; each figure is their median")
@@ -501,13 +538,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --python: worker processes per interpreter, taking turns")
     args = ap.parse_args(argv)
 
-    counts = [int(x) for x in args.players.split(",")]
+    names = args.game or GAMES.names()
     blocks = max(1, args.blocks)
     t0 = time.perf_counter()
-    games = {n: generate(n, args.games, args.workers) for n in counts}
+    games = {(name, n): generate(name, n, args.games, args.workers)
+             for name in names for n in player_counts(name, args.players)}
     print(f"generated {sum(len(g) for g in games.values())} games in "
           f"{time.perf_counter() - t0:.1f} s", file=sys.stderr)
-    cases = [case(kind, n, games[n]) for kind in ("recorded", "seeded") for n in counts]
+    cases = [case(name, kind, n, games[name, n]) for name in names
+             for kind in ("recorded", "seeded") for n in player_counts(name, args.players)]
     pgn, plies = chess_case(args.chess_games)
     if args.python:
         pythons = [sys.executable, *(os.path.abspath(p) for p in args.python)]
@@ -526,9 +565,12 @@ def main(argv: list[str] | None = None) -> int:
         print(table(rows, chess, goals, blocks))
         print(f"process max RSS: {maxrss / 1024:.0f} MiB; Python {sys.version.split()[0]}")
     if args.profile:
-        n = 4 if 4 in games else counts[0]
-        print(profile([g.recorded for g in games[n]], args.top),
-              file=sys.stderr if args.json else sys.stdout)
+        stream = sys.stderr if args.json else sys.stdout
+        for name in names:
+            counts = player_counts(name, args.players)
+            n = 4 if 4 in counts else counts[0]
+            print(f"--- {name}, {n} players, recorded", file=stream)
+            print(profile([g.recorded for g in games[name, n]], args.top), file=stream)
     return 0
 
 

@@ -236,11 +236,11 @@ def _check_tiles(state: State, tiles: list[str]) -> None:
     r = state.rules
     pool = Counter(state.pool)
     left = list(state.family_left)
+    known = r.alliance_tiles  # made on each call: once, not once per tile
     for t in tiles:
         family = r.tile_family(t)
-        if family not in r.families or t not in r.alliance_tiles:
-            raise _bad(f"{t!r} is no alliance tile (family and VP, e.g. "
-                       f"{r.alliance_tiles[0]!r})")
+        if family not in r.families or t not in known:
+            raise _bad(f"{t!r} is no alliance tile (family and VP, e.g. {known[0]!r})")
         i = r.families.index(family)
         if pool[t] <= 0 or left[i] <= 0:
             raise _bad(f"no {t!r} tile is left to draw")

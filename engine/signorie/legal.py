@@ -217,7 +217,25 @@ def take_options(state: State, seat: int) -> Iterator[Take]:
                 yield Take(colour, value, action)
 
 
+UNCONDITIONAL = ("florins", "offspring")
+"""The Signoria actions open whatever the position (`signoria_options` always gives
+one): a die of such a column that the player may take makes a legal Take."""
+
+
 def can_take(state: State, seat: int) -> bool:
+    """True if `seat` has a legal Take (`take_options`), asked after most commands:
+    first the quick yes of an affordable die of a column whose Signoria action needs
+    nothing, without trying the die on a copy of the state."""
+    r = state.rules
+    free = state.phase == EXTRA
+    p = state.players[seat]
+    if free or len(p.dice) < r.max_dice:
+        for colour in COLOURS:
+            column = r.columns[colour]
+            if column.signoria in UNCONDITIONAL and not p.has_die(colour) and any(
+                    free or max(0, column.cost - value) <= p.florins
+                    for value in state.offered(colour)):
+                return True
     return next(take_options(state, seat), None) is not None
 
 

@@ -74,3 +74,24 @@ def test_refuses_what_it_would_get_wrong() -> None:
     for cls in (Later, Factory, NoSlots):
         with pytest.raises(TypeError):
             quick_init(cls)
+
+
+def test_quick_replace_gives_what_dataclasses_replace_gives() -> None:
+    from engine.frozen import quick_replace
+    from engine.signorie.positions import opening
+    from engine.signorie.state import State
+
+    replace = quick_replace(Plain)
+    one = Plain(1, "y", 7)
+    for changes in [{}, {"seat": 2}, {"name": "z", "hidden": 3}]:
+        got, want = replace(one, **changes), dataclasses.replace(one, **changes)
+        assert got == want and type(got) is Plain and got.hidden == want.hidden
+    assert one == Plain(1, "y", 7)  # the original is kept
+    with pytest.raises(TypeError):
+        replace(one, colour="red")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        replace(one).seat = 3  # type: ignore[misc]
+    state = opening(["anna", "ben", "cleo"])
+    assert quick_replace(State)(state, round=5) == dataclasses.replace(state, round=5)
+    with pytest.raises(TypeError):
+        quick_replace(int)

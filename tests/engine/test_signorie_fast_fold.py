@@ -1,0 +1,136 @@
+"""Signorie's quick fold and checks against the plain ones they replace: over random
+self-played games of 2, 3 and 4 players (with stray commands, mostly illegal, mixed
+in), the same events, states, views and errors when the state is copied by
+`dataclasses.replace` and every "can this seat take a die" is asked of the full
+search of `legal.take_options` (as the engine did before `engine.frozen.quick_replace`
+and `legal.can_take`'s quick yes).
+
+PBEM_SIGNORIE_FAST_GAMES sets the games per player count (default 8).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import random
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from engine.match import Match
+from engine.protocol import CHANCE
+from engine.selfplay import NAMES
+from engine.signorie import actions, decide, evolve, legal
+from engine.signorie.definition import GAME
+from engine.signorie.state import ACTIONS, EXTRA
+
+GAMES_PER_COUNT = int(os.environ.get("PBEM_SIGNORIE_FAST_GAMES", "8"))
+STRAY_RATE = 0.15
+
+
+def _plain_replace(obj: Any, **changes: Any) -> Any:
+    return dataclasses.replace(obj, **changes)
+
+
+def _full_can_take(state: Any, seat: int) -> bool:
+    return next(legal.take_options(state, seat), None) is not None
+
+
+QUICK_EVOLVE = evolve.evolve
+
+
+def _plain_evolve(state: Any, event: Any) -> Any:
+    """`evolve.evolve` as it was: the handler's state, copied again with the version."""
+    return dataclasses.replace(evolve._EVOLVE[type(event)](state, event),
+                               version=state.version + 1)
+
+
+@contextmanager
+def plain_engine() -> Iterator[None]:
+    """The engine with its quick copies and checks swapped for the plain ones."""
+    with pytest.MonkeyPatch.context() as mp:
+        for name in ("_r", "_b", "_city", "_active"):
+            mp.setattr(evolve, name, _plain_replace)
+        for module in list(sys.modules.values()):
+            if module is not None and module.__name__.startswith("engine.signorie.") \
+                    and getattr(module, "evolve", None) is QUICK_EVOLVE:
+                mp.setattr(module, "evolve", _plain_evolve)
+        mp.setattr(legal, "can_take", _full_can_take)
+        mp.setattr(decide, "can_take", _full_can_take)
+        yield
+
+
+def outcome(match: Match, seat: int, command: Any) -> Any:
+    try:
+        return [GAME.to_dict(e) for e in match.play(seat, command)]
+    except Exception as e:  # the error's type, text and rule, a bug's too
+        return (type(e).__name__, str(e), getattr(e, "rule", None))
+
+
+def walk(players: int, seed: int) -> tuple[list[tuple[int, Any]], list[Any], list[Any]]:
+    """A random game on the engine as it is: the commands tried (stray ones among them),
+    each one's outcome, and the state after each."""
+    rng = random.Random(f"fast-fold|{players}|{seed}")
+    match = Match.start(GAME, NAMES[:players], seed=f"fast-fold-{seed}", in_place=True)
+    tried: list[tuple[int, Any]] = []
+    outcomes: list[Any] = []
+    states: list[Any] = []
+    given: list[tuple[int, Any]] = []
+    while not match.finished:
+        assert len(tried) < 20_000
+        if given and rng.random() < STRAY_RATE:
+            seat, command = rng.choice(given)
+            other = rng.randrange(players)
+            options = GAME.legal_commands(match.state, other)
+            if options and rng.random() < 0.5:
+                seat, command = other, rng.choice(options)
+        else:
+            seat = rng.choice(match.to_act())
+            command = (match.seeded_command() if seat == CHANCE
+                       else GAME.random_command(match.state, seat, rng))
+        got = outcome(match, seat, command)
+        if isinstance(got, list):
+            given.append((seat, command))
+        tried.append((seat, command))
+        outcomes.append(got)
+        states.append(match.state)
+    return tried, outcomes, states
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_quick_engine_plays_as_the_plain_one(players: int) -> None:
+    for seed in range(GAMES_PER_COUNT):
+        tried, outcomes, states = walk(players, seed)
+        assert any(isinstance(o, tuple) for o in outcomes)  # errors were compared too
+        with plain_engine():
+            match = Match.start(GAME, NAMES[:players], seed=f"fast-fold-{seed}",
+                                in_place=True)
+            for k, (seat, command) in enumerate(tried):
+                where = f"{players}p seed {seed}, command {k} ({seat}, {command!r})"
+                assert outcome(match, seat, command) == outcomes[k], where
+                assert match.state == states[k], where
+            assert actions.evolve is _plain_evolve  # the plain engine was played
+        assert match.finished
+        for seat in (None, *range(players)):
+            assert GAME.view(match.state, seat) == GAME.view(states[-1], seat)
+
+
+def test_can_take_agrees_with_the_full_search() -> None:
+    """At every position of random games where the engine asks (the action phase and
+    the extra actions of R-Extra, dice and task tiles laid), for every seat and not
+    only the one it asks about (the quick yes reads the rules data)."""
+    asked = extra = 0
+    for players in (2, 3, 4):
+        for seed in range(GAMES_PER_COUNT):
+            _, _, states = walk(players, seed)
+            for state in states:
+                if state.phase not in (ACTIONS, EXTRA):
+                    continue
+                for seat in range(players):
+                    assert legal.can_take(state, seat) == _full_can_take(state, seat)
+                    asked += 1
+                    extra += state.phase == EXTRA
+    assert asked and extra
