@@ -1,0 +1,213 @@
+"""The state of a game of Signorie: a value folded from its events.
+
+Secret: the face-down alliance tiles (`Board.hidden`) and what is left of the
+face-down pool (`State.pool`, from which the hidden tiles could be worked out).
+Nobody sees them, their owner included, until the final scoring (S8);
+`views.view_for` is the only way the state leaves the game, and it shows neither.
+
+To build a position for a test, start from `engine.signorie.setup.state_for`
+(or any state of a game) and change it with `replace` / `replace_board`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from engine.protocol import CHANCE
+
+from .commands import CAREERS, COLOURS
+from .ruleset import Rules
+
+EMPTY = -1
+"""A city space no figure stands on."""
+
+# Phases of a round (and of the game)
+SETUP = "setup"  # chance: turn order, cities, reward row
+PREPARE = "prepare"  # chance: alliance tiles, dice, task tiles
+ACTIONS = "actions"
+REWARDS = "rewards"
+EXTRA = "extra"  # the extra actions of the R-Extra tile (S11)
+OVER = "over"
+
+# Chance steps
+ORDER, CITIES, REWARD_ROW, ALLIANCES, ROLL, TASKS, BIRTHS, DRAW = (
+    "order", "cities", "rewards", "alliances", "roll", "tasks", "births", "draw")
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A player's board and everything of theirs on the main board but the career
+    figures and city figures (`State.careers`, `State.cities`)."""
+
+    name: str
+    plan: str  # the plan (board colour): yellow, red, purple or blue
+    florins: int = 0
+    points: int = 0
+    males: int = 0  # available supply
+    females: int = 0
+    general_m: int = 0  # General Supply on the main board
+    general_f: int = 0
+    dice: tuple[tuple[str, int], ...] = ()  # (colour, value) on the action fields this round
+    helpers: tuple[tuple[str, int], ...] = ()  # (colour, space 1 = top), sorted
+    sons: int = 0  # sons married
+    tiles: tuple[tuple[str, str], ...] = ()  # open alliance tiles: (row, tile)
+    face_down: tuple[str, ...] = ()  # the row of each face-down tile, in drawing order
+    hidden: tuple[str, ...] = ()  # the face-down tiles themselves (secret), same order
+    threshold_m: int = 0  # figures on the threshold space this round
+    threshold_f: int = 0
+    raised: int = 0  # the threshold raise of this round
+    initiative: int = 0  # initiative track space (0: bottom)
+    stamp: int = 0  # when the disc arrived on its space: higher is higher in the stack
+
+    def has_die(self, colour: str) -> bool:
+        return any(c == colour for c, _ in self.dice)
+
+    def has_helper(self, colour: str, space: int) -> bool:
+        return (colour, space) in self.helpers
+
+    def open_tiles(self, row: str) -> tuple[str, ...]:
+        return tuple(t for r, t in self.tiles if r == row)
+
+    def row_count(self, row: str) -> int:
+        return len(self.open_tiles(row)) + self.face_down.count(row)
+
+    @property
+    def dice_sum(self) -> int:
+        return sum(v for _, v in self.dice)
+
+
+@dataclass(frozen=True, slots=True)
+class CityState:
+    """A city in play: who stands on each marriage and mission space (a seat, or
+    EMPTY), and the open alliance tile on each tile field ("" when empty)."""
+
+    name: str
+    marriage: tuple[int, ...]
+    mission: tuple[int, ...]
+    marriage_tile: str = ""
+    mission_tile: str = ""
+
+    def spaces(self, field: str) -> tuple[int, ...]:
+        return self.marriage if field == "marriage" else self.mission
+
+    def tile(self, field: str) -> str:
+        return self.marriage_tile if field == "marriage" else self.mission_tile
+
+
+@dataclass(frozen=True, slots=True)
+class Active:
+    """The die a player has just taken: its column's helpers may follow, top to bottom,
+    from space `next` on. `free` for the extra action of R-Extra."""
+
+    seat: int
+    colour: str
+    value: int
+    next: int = 1
+    free: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Chance:
+    """A chance step due mid-turn: the white dice of `seat` (`n` of them), or a
+    face-down alliance tile drawn for `seat` beside `row`."""
+
+    kind: str  # BIRTHS or DRAW
+    seat: int
+    n: int = 0
+    row: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """A game of Signorie after `version` events."""
+
+    rules: Rules
+    players: tuple[Board, ...]
+    seeded: bool = True
+    phase: str = SETUP
+    round: int = 0
+    order: tuple[int, ...] = ()  # turn order, first first
+    passed: frozenset[int] = frozenset()
+    turn: int | None = None  # the seat to take a die or pass
+    active: Active | None = None
+    chance: Chance | None = None
+    cities: tuple[CityState, ...] = ()  # the cities in play, in CITIES order
+    careers: tuple[tuple[tuple[int, int], ...], ...] = ((), (), ())  # per career: (seat, space)
+    dice: tuple[tuple[str, tuple[int, ...]], ...] = ()  # on offer: (colour, sorted values)
+    tasks: tuple[str, ...] = ()  # the task tile on each task field (`Rules.task_fields`)
+    reward_row: tuple[str, ...] = ()  # the reward tiles left to right
+    pool: tuple[str, ...] = ()  # face-down alliance tiles left, sorted (secret)
+    family_left: tuple[int, ...] = ()  # tiles each family may still give (removed ones aside)
+    rewarded: tuple[int, ...] = ()  # seats still to take this round's reward, in order
+    extra: tuple[int, ...] = ()  # seats still owed the extra action (S11)
+    stamp: int = 0  # the last initiative arrival
+    winners: tuple[int, ...] = ()
+    version: int = 0
+
+    # ------------------------------------------------------------------ protocol
+
+    @property
+    def finished(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.players)
+
+    # ------------------------------------------------------------------ queries
+
+    def offered(self, colour: str) -> tuple[int, ...]:
+        for c, values in self.dice:
+            if c == colour:
+                return values
+        return ()
+
+    def city(self, name: str) -> CityState | None:
+        return next((c for c in self.cities if c.name == name), None)
+
+    def figures_on(self, career: str) -> tuple[tuple[int, int], ...]:
+        return self.careers[CAREERS.index(career)]
+
+    def threshold(self, seat: int) -> int:
+        """`seat`'s reward threshold this round (S5: never more than the maximum)."""
+        r = self.rules
+        return min(r.threshold_max, r.threshold + self.players[seat].raised)
+
+    @property
+    def reward_tile(self) -> str | None:
+        """This round's reward tile."""
+        i = self.round - 1
+        return self.reward_row[i] if 0 <= i < len(self.reward_row) else None
+
+    def waiting(self) -> tuple[int, ...]:
+        """The seats whose command the game waits for (CHANCE when chance is due)."""
+        if self.phase == OVER:
+            return ()
+        if self.phase in (SETUP, PREPARE) or self.chance is not None:
+            return (CHANCE,)
+        if self.active is not None:
+            return (self.active.seat,)
+        if self.phase == ACTIONS:
+            return () if self.turn is None else (self.turn,)
+        if self.phase == REWARDS:
+            return self.rewarded[:1]
+        if self.phase == EXTRA:
+            return self.extra[:1]
+        return ()
+
+
+def replace(state: State, **changes: Any) -> State:
+    """The state with some fields changed (for rules and tests)."""
+    return dataclasses.replace(state, **changes)
+
+
+def replace_board(state: State, seat: int, **changes: Any) -> State:
+    """The state with some fields of `seat`'s board changed."""
+    players = list(state.players)
+    players[seat] = dataclasses.replace(players[seat], **changes)
+    return dataclasses.replace(state, players=tuple(players))
+
+
+COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
