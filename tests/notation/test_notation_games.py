@@ -64,16 +64,16 @@ def test_unknown_game_is_an_error_at_the_tag_naming_known_games() -> None:
     error = caught.value
     assert (error.line, error.column) == (2, 8)
     assert error.message == ("unknown game 'no-such-game' in tag [Game]; known games:"
-                             " 'princes-of-florence'")
+                             " 'princes-of-florence' and 'signorie'")
     assert error.expected == ("game",)
-    assert error.candidates == ("princes-of-florence",)
+    assert error.candidates == ("princes-of-florence", "signorie")
 
 
 def test_unknown_game_message_lists_every_registered_game(toy: ToyGrammar) -> None:
     with pytest.raises(NotationError) as caught:
         parse_log('[Game ""]\n')
     assert caught.value.message == ("unknown game '' in tag [Game]; known games:"
-                                    " 'princes-of-florence' and 'toy-test'")
+                                    " 'princes-of-florence', 'signorie' and 'toy-test'")
     assert caught.value.column == 8
 
 
