@@ -17,7 +17,6 @@ expectations do not hold raises `CaseFailure`, which names the line of the case 
 
 from __future__ import annotations
 
-import copy
 import re
 import shlex
 from collections import Counter
@@ -555,7 +554,7 @@ def run_block_log(run: Run, block: Block, expect_error: bool) -> None:
                 raise run.fail(line, f"the game is in round {run.state.round}")
             continue
         seat, cmd = parsed
-        before = copy.deepcopy(run.state)
+        before = run.state  # a frozen value: a refusal must leave the run on it
         try:
             run.state, new, run.tracker = undo_play(g, run.state, run.tracker, seat, cmd)
         except IllegalMoveError as e:

@@ -4,9 +4,10 @@ tests/cases/signorie/README.md), and the catalogue's coverage of the topics and 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
-from signorie_cases import CASES_DIR, Case, load_cases, run_case
+from signorie_cases import CASES_DIR, Case, CaseFailure, CaseFormatError, load_cases, run_case
 
 CASES = load_cases()
 BY_ID = {c.id: c for c in CASES}
@@ -91,3 +92,85 @@ def test_doc_cites_existing_cases() -> None:
              for token in re.split(r"[,\s]+", group) if "-" in token}
     assert len(cited) > 30
     assert sorted(cited - set(BY_ID)) == []
+
+
+# --------------------------------------------------------------------------- the runner itself
+
+GOOD = """
+CASE t-florins
+RULE S1
+Anna takes a yellow die and 3 florins.
+PLAYERS anna, bas
+GIVEN
+  offer yellow 1
+LOG
+  anna: take yellow 1 florins
+EXPECT
+  anna florins 13
+  anna dice yellow 1
+  offer yellow none
+  turn bas
+  event DieTaken seat=anna colour=yellow value=1 cost=0
+  legal bas: pass
+  not legal anna: pass
+END
+"""
+
+
+def _run_text(tmp_path: Path, text: str) -> None:
+    (tmp_path / "t.case").write_text(text)
+    cases = load_cases(tmp_path)
+    by_id = {c.id: c for c in cases}
+    for c in cases:
+        run_case(c, by_id)
+
+
+def test_a_good_case_passes(tmp_path: Path) -> None:
+    _run_text(tmp_path, GOOD)
+
+
+@pytest.mark.parametrize("wrong", [
+    "anna florins 12", "turn anna", "anna dice none", "offer yellow 1", "bas florins 9",
+    "event DieTaken seat=bas", "no event DieTaken", "legal anna: pass", "not legal bas: pass",
+    "anna available m3 f3", "anna helpers yellow 1", "order bas anna", "passed anna",
+    "round 2", "anna threshold 14", "anna political 1", "pool 1",
+])
+def test_a_wrong_expectation_fails(tmp_path: Path, wrong: str) -> None:
+    with pytest.raises(CaseFailure):
+        _run_text(tmp_path, GOOD.replace("  turn bas\n", f"  turn bas\n  {wrong}\n"))
+
+
+def test_an_accepted_line_expected_to_be_refused_fails(tmp_path: Path) -> None:
+    with pytest.raises(CaseFailure, match="accepted"):
+        _run_text(tmp_path, GOOD.replace("  anna florins 13\n", "  error illegal\n"))
+
+
+def test_a_refused_line_not_expected_fails(tmp_path: Path) -> None:
+    with pytest.raises(CaseFailure, match="refused"):
+        _run_text(tmp_path, GOOD.replace("take yellow 1 florins", "take yellow 6 florins"))
+
+
+def test_the_error_text_is_checked(tmp_path: Path) -> None:
+    text = GOOD.replace("take yellow 1 florins", "take yellow 6 florins").replace(
+        "  anna florins 13\n", '  error illegal "no such words in it"\n')
+    with pytest.raises(CaseFailure, match="message"):
+        _run_text(tmp_path, text)
+
+
+@pytest.mark.parametrize("broken", [
+    ("  offer yellow 1\n", "  offer yellow 1, comets 3\n"),  # unknown GIVEN item
+    ("  offer yellow 1\n", "  offer yellow 1\n  anna: political 9\n"),  # no such space
+    ("  offer yellow 1\n", "  offer yellow 1\n  anna: available m5 f3\n"),  # 13 men
+    ("  offer yellow 1\n", "  offer yellow 1 2 3\n"),  # 3 dice of a colour with 2 players
+    ("  turn bas\n", "  turn bas\n  anna mood happy\n"),  # unknown fact
+    ("RULE S1\n", ""),  # no RULE
+    ("END\n", ""),  # no END
+])
+def test_a_malformed_case_is_reported(tmp_path: Path, broken: tuple[str, str]) -> None:
+    with pytest.raises(CaseFormatError):
+        _run_text(tmp_path, GOOD.replace(*broken))
+
+
+def test_xfail_is_read(tmp_path: Path) -> None:
+    (tmp_path / "t.case").write_text(GOOD.replace("PLAYERS", "XFAIL a reason\nPLAYERS"))
+    assert load_cases(tmp_path)[0].xfail == "a reason"
