@@ -103,10 +103,12 @@ Anna takes a yellow die and 3 florins.
 PLAYERS anna, bas
 GIVEN
   offer yellow 1
+  field milano marriage sforza3
 LOG
   anna: take yellow 1 florins
 EXPECT
   anna florins 13
+  shown sforza3
   anna dice yellow 1
   offer yellow none
   turn bas
@@ -133,7 +135,8 @@ def test_a_good_case_passes(tmp_path: Path) -> None:
     "anna florins 12", "turn anna", "anna dice none", "offer yellow 1", "bas florins 9",
     "event DieTaken seat=bas", "no event DieTaken", "legal anna: pass", "not legal bas: pass",
     "anna available m3 f3", "anna helpers yellow 1", "order bas anna", "passed anna",
-    "round 2", "anna threshold 14", "anna political 1", "pool 1",
+    "round 2", "anna threshold 14", "anna political 1", "pool 1", "hidden sforza3",
+    "field milano marriage empty", "shown este2",
 ])
 def test_a_wrong_expectation_fails(tmp_path: Path, wrong: str) -> None:
     with pytest.raises(CaseFailure):
