@@ -7,7 +7,8 @@ written down in GIVEN), plays the LOG lines through the game seam (`GAME.apply`,
 every case gets for free:
 
 * a refused command leaves the state exactly as it was (and is not listed by
-  `legal_commands`);
+  `legal_commands`), and an accepted one was listed (but for progress-point splits,
+  of which `legal_commands` lists a bounded set);
 * folding the case's events with `GAME.evolve` from the starting state gives the state
   built step by step, and every event survives `to_dict`/`from_dict`.
 
@@ -17,6 +18,7 @@ expectations do not hold raises `CaseFailure`, which names the line of the case 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shlex
 from collections import Counter
@@ -27,7 +29,7 @@ from typing import Any
 
 from engine.errors import IllegalMoveError, NotationError
 from engine.protocol import CHANCE
-from engine.signorie.commands import CAREERS, CITIES, COLOURS, ROWS
+from engine.signorie.commands import CAREERS, CITIES, COLOURS, ROWS, Tracks
 from engine.signorie.ruleset import Rules
 from engine.signorie.setup import city_states, state_for
 from engine.signorie.state import ACTIONS, EMPTY, Board, CityState, State, replace
@@ -535,6 +537,15 @@ def _legal(run: Run, seat: int) -> list[Any]:
             *legal_undo_commands(g, run.state, run.tracker, seat)]
 
 
+def _splits_points(cmd: Any) -> bool:
+    """True if the command spends progress points (`Tracks`, perhaps inside a task,
+    helper or reward): legal_commands lists only a bounded set of their splits."""
+    if isinstance(cmd, Tracks):
+        return True
+    return any(_splits_points(getattr(cmd, f.name)) for f in dataclasses.fields(cmd)) \
+        if dataclasses.is_dataclass(cmd) else False
+
+
 def run_block_log(run: Run, block: Block, expect_error: bool) -> None:
     run.block_events = []
     run.error = None
@@ -555,12 +566,13 @@ def run_block_log(run: Run, block: Block, expect_error: bool) -> None:
             continue
         seat, cmd = parsed
         before = run.state  # a frozen value: a refusal must leave the run on it
+        listed = seat != CHANCE and cmd in _legal(run, seat)
         try:
             run.state, new, run.tracker = undo_play(g, run.state, run.tracker, seat, cmd)
         except IllegalMoveError as e:
             if run.state != before:
                 raise run.fail(line, "a refused command changed the state") from e
-            if seat != CHANCE and cmd in _legal(run, seat):
+            if listed:
                 raise run.fail(line, "refused, yet listed by legal_commands") from e
             if expect_error and last:
                 run.error = e
@@ -568,6 +580,8 @@ def run_block_log(run: Run, block: Block, expect_error: bool) -> None:
             raise run.fail(line, f"refused: [{e.rule}] {e.message}") from e
         if expect_error and last:
             raise run.fail(line, "accepted, but EXPECT says it is refused")
+        if seat != CHANCE and not listed and not _splits_points(cmd):
+            raise run.fail(line, "accepted, yet not listed by legal_commands")
         run.events.extend(new)
         run.block_events.extend(new)
         _apply_seeded(run)
