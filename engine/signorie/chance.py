@@ -1,0 +1,317 @@
+"""Chance in Signorie: what is due, what the seed gives, and stated chance checked.
+
+A seeded game draws each step from the seed and the state only
+(`engine.decks.draw_key(seed, version, purpose)` keys a local generator), so any
+step can be recomputed on its own; a recorded log states each step by a chance
+line, checked here against what could have happened.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from engine import decks
+from engine.errors import ChanceError, IllegalMoveError
+
+from . import events as ev
+from .commands import CITIES, COLOURS, Alliances, Births, Cities, Draw, Order, Rewards, Roll, Tasks
+from .state import (
+    ALLIANCES,
+    BIRTHS,
+    DRAW,
+    ORDER,
+    PREPARE,
+    REWARD_ROW,
+    ROLL,
+    SETUP,
+    TASKS,
+    State,
+)
+from .state import CITIES as CITIES_DUE
+
+ChanceCommand = Order | Cities | Rewards | Alliances | Roll | Tasks | Births | Draw
+
+_COMMAND = {ORDER: Order, CITIES_DUE: Cities, REWARD_ROW: Rewards, ALLIANCES: Alliances,
+            ROLL: Roll, TASKS: Tasks, BIRTHS: Births, DRAW: Draw}
+
+
+@dataclass(frozen=True, slots=True)
+class Due:
+    """The chance step due: its kind, the seat it concerns (births, draw) and how many
+    things it gives."""
+
+    kind: str
+    seat: int | None = None
+    n: int = 0
+
+
+def empty_fields(state: State) -> tuple[tuple[str, str], ...]:
+    """The empty alliance tile fields of the cities in play, in order."""
+    return tuple((c.name, field) for c in state.cities for field in ("marriage", "mission")
+                 if not c.tile(field))
+
+
+def tiles_left(state: State) -> int:
+    """How many alliance tiles can still be drawn."""
+    return sum(state.family_left)
+
+
+def chance_due(state: State) -> Due | None:
+    if state.chance is not None:
+        c = state.chance
+        return Due(c.kind, c.seat, c.n if c.kind == BIRTHS else 1)
+    r = state.rules
+    n = len(state.players)
+    if state.phase == SETUP:
+        if not state.order:
+            return Due(ORDER, n=n)
+        if not state.cities:
+            return Due(CITIES_DUE, n=r.city_count[n])
+        return Due(REWARD_ROW, n=r.bonus_laid + r.points_laid)
+    if state.phase == PREPARE:
+        if not state.dice:
+            fields = len(empty_fields(state))
+            if fields and tiles_left(state):
+                return Due(ALLIANCES, n=min(fields, tiles_left(state)))
+            return Due(ROLL, n=r.dice_per_colour[n] * len(COLOURS))
+        return Due(TASKS, n=len(r.tasks))
+    return None
+
+
+def _rng(seed: str, state: State, purpose: str) -> random.Random:
+    key = decks.draw_key(seed, state.version, purpose)
+    return random.Random(int.from_bytes(key, "big"))
+
+
+def _shuffled(items: list[Any], rng: random.Random) -> list[Any]:
+    """A uniform permutation (Fisher-Yates with randrange: the same on every Python)."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = rng.randrange(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def drawable(state: State) -> list[str]:
+    """The pool's tiles that can still be drawn (a family's removed tiles aside)."""
+    r = state.rules
+    return [t for t in state.pool if state.family_left[r.families.index(r.tile_family(t))] > 0]
+
+
+def _draw_tiles(state: State, n: int, rng: random.Random) -> list[str]:
+    r = state.rules
+    pool = list(state.pool)
+    left = list(state.family_left)
+    out = []
+    for _ in range(n):
+        can = [t for t in pool if left[r.families.index(r.tile_family(t))] > 0]
+        tile = can[rng.randrange(len(can))]
+        pool.remove(tile)
+        left[r.families.index(r.tile_family(tile))] -= 1
+        out.append(tile)
+    return out
+
+
+def resolve_chance(state: State, seed: str) -> ChanceCommand:
+    """The chance command the seed gives now.
+
+    Raises:
+        IllegalMoveError: no chance is due.
+    """
+    due = chance_due(state)
+    if due is None:
+        raise IllegalMoveError("no chance is due now", "chance")
+    rng = _rng(seed, state, f"{due.kind}:{due.seat}")
+    r = state.rules
+    names = state.names
+    if due.kind == ORDER:
+        return Order(tuple(_shuffled(list(names), rng)))
+    if due.kind == CITIES_DUE:
+        chosen = set(_shuffled(list(CITIES), rng)[:due.n])
+        return Cities(tuple(c for c in CITIES if c in chosen))
+    if due.kind == REWARD_ROW:
+        bonus = _shuffled(list(r.bonus_tiles), rng)[:r.bonus_laid]
+        points = _shuffled(list(r.points_tiles), rng)[:r.points_laid]
+        return Rewards((*bonus, *points))
+    if due.kind == ALLIANCES:
+        fields = empty_fields(state)[:due.n]
+        tiles = _draw_tiles(state, len(fields), rng)
+        return Alliances(tuple((c, f, t) for (c, f), t in zip(fields, tiles, strict=True)))
+    if due.kind == ROLL:
+        per = r.dice_per_colour[len(names)]
+        return Roll(tuple((c, tuple(sorted(rng.randint(1, r.die_faces) for _ in range(per))))
+                          for c in COLOURS))
+    if due.kind == TASKS:
+        return Tasks(tuple(_shuffled(list(r.tasks), rng)))
+    assert due.seat is not None
+    if due.kind == BIRTHS:
+        return Births(names[due.seat], tuple(rng.randint(1, r.die_faces) for _ in range(due.n)))
+    return Draw(names[due.seat], _draw_tiles(state, 1, rng)[0])
+
+
+def same_chance(state: State, command: Any) -> bool:
+    """True if `command` states the chance step due now (whatever its outcome)."""
+    due = chance_due(state)
+    if due is None or not isinstance(command, _COMMAND[due.kind]):
+        return False
+    if isinstance(command, Births | Draw):
+        assert due.seat is not None
+        return command.player == state.names[due.seat]
+    return True
+
+
+def _outcome(command: Any) -> Any:
+    if isinstance(command, Order):
+        return command.players
+    if isinstance(command, Cities):
+        return sorted(command.cities)
+    if isinstance(command, Rewards):
+        return command.tiles
+    if isinstance(command, Alliances):
+        return command.tiles
+    if isinstance(command, Roll):
+        return tuple((c, tuple(sorted(v))) for c, v in command.dice)
+    if isinstance(command, Tasks):
+        return command.tiles
+    if isinstance(command, Births):
+        return sorted(command.values)
+    if isinstance(command, Draw):
+        return command.tile
+    return command
+
+
+def chance_mismatch(stated: Any, seeded: Any) -> str | None:
+    """Why a stated chance command differs from the seeded one, or None."""
+    if type(stated) is not type(seeded):
+        return f"the seed gives {type(seeded).__name__.lower()} here"
+    if _outcome(stated) == _outcome(seeded):
+        return None
+    return f"the seed gives {seeded.verb} {_words(seeded)}"
+
+
+def _words(command: Any) -> str:
+    out = _outcome(command)
+    if isinstance(command, Draw):
+        return "another tile"  # never name a face-down tile
+    if isinstance(command, Alliances | Roll):
+        return ", ".join(" ".join(str(x) if not isinstance(x, tuple) else
+                                  " ".join(map(str, x)) for x in item) for item in out)
+    return " ".join(str(x) for x in out)
+
+
+def chance_wanted(state: State) -> str:
+    """What the chance due now must state, for an error message."""
+    due = chance_due(state)
+    if due is None:
+        return "nothing"
+    names = state.names
+    return {
+        ORDER: "the first turn order (`* order`)",
+        CITIES_DUE: f"the {due.n} cities in play (`* cities`)",
+        REWARD_ROW: "the reward row (`* rewards`)",
+        ALLIANCES: f"the {due.n} alliance tiles turned face up (`* alliances`)",
+        ROLL: "the action dice rolled (`* roll`)",
+        TASKS: "the task tiles laid (`* tasks`)",
+        BIRTHS: f"the {due.n} white dice of {names[due.seat or 0]} (`* births`)",
+        DRAW: f"the face-down alliance tile drawn for {names[due.seat or 0]} (`* draw`)",
+    }[due.kind]
+
+
+# --------------------------------------------------------------------------- stated chance
+
+
+def _bad(message: str) -> ChanceError:
+    return ChanceError(message, "chance")
+
+
+def _check_tiles(state: State, tiles: list[str]) -> None:
+    r = state.rules
+    pool = Counter(state.pool)
+    left = list(state.family_left)
+    for t in tiles:
+        family = r.tile_family(t)
+        if family not in r.families or t not in r.alliance_tiles:
+            raise _bad(f"{t!r} is no alliance tile (family and VP, e.g. "
+                       f"{r.alliance_tiles[0]!r})")
+        i = r.families.index(family)
+        if pool[t] <= 0 or left[i] <= 0:
+            raise _bad(f"no {t!r} tile is left to draw")
+        pool[t] -= 1
+        left[i] -= 1
+
+
+def decide_chance(state: State, cmd: Any) -> list[Any]:
+    """The events of a stated chance command.
+
+    Raises:
+        ChanceError: it is not the chance due, or cannot have happened.
+    """
+    due = chance_due(state)
+    if due is None:
+        raise _bad("no chance is due now")
+    if not same_chance(state, cmd):
+        raise _bad(f"chance states {chance_wanted(state)} here")
+    r = state.rules
+    names = state.names
+    if isinstance(cmd, Order):
+        if sorted(cmd.players) != sorted(names) or len(cmd.players) != len(names):
+            raise _bad(f"the turn order names every player once: {', '.join(names)}")
+        return [ev.OrderDrawn(tuple(names.index(p) for p in cmd.players))]
+    if isinstance(cmd, Cities):
+        if len(set(cmd.cities)) != due.n or len(cmd.cities) != due.n:
+            raise _bad(f"{due.n} different cities are in play, not {len(set(cmd.cities))}")
+        bad = [c for c in cmd.cities if c not in CITIES]
+        if bad:
+            raise _bad(f"{bad[0]!r} is no city; the cities: {', '.join(CITIES)}")
+        return [ev.CitiesDrawn(tuple(c for c in CITIES if c in cmd.cities))]
+    if isinstance(cmd, Rewards):
+        bonus, points = cmd.tiles[:r.bonus_laid], cmd.tiles[r.bonus_laid:]
+        if (len(cmd.tiles) != r.bonus_laid + r.points_laid or len(set(cmd.tiles)) != len(cmd.tiles)
+                or any(t not in r.bonus_tiles for t in bonus)
+                or any(t not in r.points_tiles for t in points)):
+            raise _bad(f"the reward row is {r.bonus_laid} different bonus tiles "
+                       f"({', '.join(r.bonus_tiles)}) then {r.points_laid} VP tiles "
+                       f"({', '.join(r.points_tiles)})")
+        return [ev.RewardsLaid(cmd.tiles)]
+    if isinstance(cmd, Alliances):
+        fields = empty_fields(state)[:due.n]
+        given = tuple((c, f) for c, f, _ in cmd.tiles)
+        if given != fields:
+            want = ", ".join(f"{c} {f}" for c, f in fields)
+            raise _bad(f"alliance tiles go onto the empty fields in order: {want}")
+        _check_tiles(state, [t for _, _, t in cmd.tiles])
+        return [ev.AlliancesLaid(cmd.tiles)]
+    if isinstance(cmd, Roll):
+        per = r.dice_per_colour[len(names)]
+        if tuple(c for c, _ in cmd.dice) != COLOURS:
+            raise _bad(f"the dice are rolled by colour: {', '.join(COLOURS)}")
+        for c, values in cmd.dice:
+            if len(values) != per:
+                raise _bad(f"{per} {c} dice are rolled, not {len(values)}")
+            _check_faces(values, r.die_faces)
+        return [ev.DiceRolled(tuple((c, tuple(sorted(v))) for c, v in cmd.dice))]
+    if isinstance(cmd, Tasks):
+        if sorted(cmd.tiles) != sorted(r.tasks):
+            raise _bad(f"the task tiles are laid each once: {', '.join(r.tasks)}")
+        return [ev.TasksLaid(cmd.tiles)]
+    assert due.seat is not None
+    if isinstance(cmd, Births):
+        if len(cmd.values) != due.n:
+            raise _bad(f"{names[due.seat]} rolls {due.n} white dice, not {len(cmd.values)}")
+        _check_faces(cmd.values, r.die_faces)
+        p = state.players[due.seat]
+        females = min(p.general_f, sum(1 for v in cmd.values if v <= r.offspring_female_top))
+        males = min(p.general_m, sum(1 for v in cmd.values if v > r.offspring_female_top))
+        return [ev.BirthsRolled(due.seat, tuple(cmd.values), males, females)]
+    assert isinstance(cmd, Draw) and state.chance is not None
+    _check_tiles(state, [cmd.tile])
+    return [ev.AllianceDrawn(due.seat, state.chance.row, cmd.tile)]
+
+
+def _check_faces(values: tuple[int, ...], faces: int) -> None:
+    bad = [v for v in values if not 1 <= v <= faces]
+    if bad:
+        raise _bad(f"a die shows 1 to {faces}, not {bad[0]}")

@@ -1,0 +1,228 @@
+"""Commands decided into events, and the events that follow by themselves."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.errors import ChanceError, GameOverError, NotYourTurnError
+from engine.protocol import CHANCE
+
+from . import events as ev
+from .actions import Builder, do_bonus, do_field, do_helper, illegal, plural, points_reward
+from .chance import decide_chance
+from .commands import COLOURS, Activate, Done, Pass, Reward, Take
+from .evolve import BETWEEN
+from .legal import can_activate, can_take
+from .scoring import final_scores
+from .state import ACTIONS, EXTRA, OVER, REWARDS, State
+
+
+def _who(state: State) -> str:
+    return ", ".join("chance" if s == CHANCE else state.names[s] for s in state.waiting())
+
+
+def decide(b: Builder, seat: int, cmd: Any) -> None:
+    """Emit the events of `cmd` from `seat` into `b`.
+
+    Raises:
+        IllegalMoveError: the command breaks a rule.
+    """
+    state = b.state
+    if state.finished:
+        raise GameOverError("the game is over", "over")
+    if seat == CHANCE:
+        b.emit(*decide_chance(state, cmd))
+        return
+    if seat not in state.waiting():
+        raise NotYourTurnError(f"it is {_who(state)}'s turn, not yours", "turn")
+    if isinstance(cmd, Take):
+        _take(b, seat, cmd)
+    elif isinstance(cmd, Activate):
+        _activate(b, seat, cmd)
+    elif isinstance(cmd, Done):
+        if state.active is None:
+            raise illegal("`done` ends a turn's helpers; take a die or pass", "done")
+        b.emit(ev.TurnEnded(seat))
+    elif isinstance(cmd, Pass):
+        if state.phase != ACTIONS or state.active is not None:
+            raise illegal(_expected(state), "pass")
+        b.emit(ev.Passed(seat))
+    elif isinstance(cmd, Reward):
+        _reward(b, seat, cmd)
+    else:
+        raise ChanceError(f"only chance states {getattr(cmd, 'verb', 'that')}", "chance")
+
+
+def _expected(state: State) -> str:
+    if state.active is not None:
+        return (f"a helper of the {state.active.colour} column (`helper N`) or `done` is "
+                f"expected")
+    if state.phase == REWARDS:
+        return "your reward (`reward ...`) is expected"
+    if state.phase == EXTRA:
+        return "your extra action (`take COLOUR VALUE ACTION`, free) is expected"
+    return "`take COLOUR VALUE ACTION` or `pass` is expected"
+
+
+def _take(b: Builder, seat: int, cmd: Take) -> None:
+    state, r = b.state, b.state.rules
+    if state.active is not None or state.phase not in (ACTIONS, EXTRA):
+        raise illegal(_expected(state), "take")
+    free = state.phase == EXTRA
+    if cmd.colour not in COLOURS:
+        raise illegal(f"{cmd.colour!r} is no die colour; the colours: {', '.join(COLOURS)}",
+                      "take-colour")
+    offered = state.offered(cmd.colour)
+    if cmd.value not in offered:
+        shown = ", ".join(map(str, offered)) if offered else "none"
+        raise illegal(f"no {cmd.colour} die shows {cmd.value}; the {cmd.colour} dice: {shown}",
+                      "take-die")
+    p = state.players[seat]
+    if p.has_die(cmd.colour):
+        raise illegal(f"your {cmd.colour} field already holds a die this round", "take-field")
+    if not free and len(p.dice) >= r.max_dice:
+        raise illegal(f"you have {r.max_dice} dice this round: pass", "take-four")
+    cost = 0 if free else max(0, r.columns[cmd.colour].cost - cmd.value)
+    if cost > p.florins:
+        raise illegal(f"the {cmd.colour} die showing {cmd.value} costs "
+                      f"{plural(cost - p.florins, 'florin')} more than you have: {p.florins}",
+                      "take-cost")
+    b.emit(ev.DieTaken(seat, cmd.colour, cmd.value, cost, free))
+    do_field(b, seat, cmd.colour, cmd.action)
+
+
+def _activate(b: Builder, seat: int, cmd: Activate) -> None:
+    state, r = b.state, b.state.rules
+    a = state.active
+    if a is None:
+        raise illegal(f"helpers follow a die you take; {_expected(state)}", "helper")
+    hs = r.helper_space(a.colour, cmd.space)
+    if hs is None or not state.players[seat].has_helper(a.colour, cmd.space):
+        have = [s for c, s in state.players[seat].helpers if c == a.colour and s >= a.next]
+        raise illegal(f"you have no helper on space {cmd.space} of the {a.colour} column"
+                      + (f"; yours below: {', '.join(map(str, have))}" if have else ""),
+                      "helper-none")
+    if cmd.space < a.next:
+        raise illegal(f"helpers go top to bottom: the next may be on space {a.next} or lower",
+                      "helper-order")
+    b.emit(ev.HelperUsed(seat, cmd.space))
+    do_helper(b, seat, hs, a.value, cmd.action)
+
+
+def _reward(b: Builder, seat: int, cmd: Reward) -> None:
+    state, r = b.state, b.state.rules
+    if state.phase != REWARDS:
+        raise illegal(_expected(state), "reward")
+    tile = state.reward_tile
+    assert tile is not None
+    kind = r.rewards[tile].kind
+    if kind == "bonus":
+        if cmd.choice not in ("bonus", "florins"):
+            raise illegal(f"the reward of round {state.round} is `reward bonus ...` ({tile}) "
+                          f"or `reward florins`", "reward-choice")
+        b.emit(ev.RewardTaken(seat, cmd.choice))
+        if cmd.choice == "florins":
+            if cmd.action is not None:
+                raise illegal("`reward florins` asks no more choices", "then")
+            b.emit(ev.FlorinsGained(seat, r.reward_florins))
+        else:
+            do_bonus(b, seat, tile, cmd.action)
+        _son_marriage(b, seat)
+        return
+    if cmd.choice not in ("points", "buy"):
+        raise illegal(f"the reward of round {state.round} is `reward points` ({tile}) or "
+                      f"`reward buy` (and {r.buy_points} VP for {r.buy_cost} florins)",
+                      "reward-choice")
+    if cmd.action is not None:
+        raise illegal(f"`reward {cmd.choice}` asks no more choices", "then")
+    p = state.players[seat]
+    if cmd.choice == "buy" and p.florins < r.buy_cost:
+        raise illegal(f"buying {r.buy_points} VP costs {r.buy_cost} florins; you have "
+                      f"{p.florins}", "reward-buy")
+    b.emit(ev.RewardTaken(seat, cmd.choice))
+    points = points_reward(state, seat, tile)
+    if points:
+        b.emit(ev.PointsScored(seat, points, tile))
+    if cmd.choice == "buy":
+        b.emit(ev.FlorinsGained(seat, -r.buy_cost),
+               ev.PointsScored(seat, r.buy_points, "buy"))
+
+
+def _son_marriage(b: Builder, seat: int) -> None:
+    """S3: a rewarded player with an unmarried son marries him (rounds 1-5)."""
+    state, r = b.state, b.state.rules
+    if state.round not in r.son_marriage_rounds:
+        return
+    florins = r.son_marriage_florins if state.round in r.son_marriage_florin_rounds else 0
+    p = state.players[seat]
+    if p.sons < len(r.son_points):
+        b.emit(ev.SonMarried(seat, p.sons + 1, r.son_points[p.sons], florins))
+    elif florins and r.son_florins_to_every_rewarded:
+        b.emit(ev.FlorinsGained(seat, florins))
+
+
+# --------------------------------------------------------------------------- automatic
+
+
+def automatic(state: State) -> list[Any]:
+    """The events that follow by themselves now (none while a command or chance is
+    awaited)."""
+    if state.chance is not None or state.phase == OVER:
+        return []
+    r = state.rules
+    if state.phase == BETWEEN:
+        if state.round >= r.rounds:
+            return [final_scores(state)]
+        return [ev.RoundStarted(state.round + 1)]
+    a = state.active
+    if a is not None:
+        if not any(can_activate(state, a.seat, s) for s in range(a.next, 1 + len(
+                r.columns[a.colour].helpers))):
+            return [ev.TurnEnded(a.seat)]
+        return []
+    if state.phase == ACTIONS:
+        if state.turn is not None:
+            p = state.players[state.turn]
+            if len(p.dice) >= r.max_dice or not can_take(state, state.turn):
+                return [ev.Passed(state.turn, auto=True)]
+            return []
+        return _reward_phase(state)
+    if state.phase == REWARDS and not state.rewarded:
+        if state.extra:
+            return [ev.DiceCleared()]
+        return [ev.RoundEnded(state.round)]
+    if state.phase == EXTRA:
+        if not state.extra:
+            return [ev.RoundEnded(state.round)]
+        if not can_take(state, state.extra[0]):
+            return [ev.ExtraSkipped(state.extra[0])]
+    return []
+
+
+def _reward_phase(state: State) -> list[Any]:
+    """Everyone has passed: initiative VP, the new turn order, the reward check."""
+    r = state.rules
+    out: list[Any] = []
+    for seat, p in enumerate(state.players):
+        points = r.initiative_points[p.initiative]
+        if points:
+            out.append(ev.PointsScored(seat, points, "initiative"))
+    order = tuple(sorted(state.order, key=lambda s: (-state.players[s].initiative,
+                                                     -state.players[s].stamp)))
+    out.append(ev.TurnOrderSet(order))
+    rewarded = tuple(s for s in order if state.players[s].dice_sum <= state.threshold(s))
+    out.append(ev.RewardChecked(rewarded))
+    return out
+
+
+def apply(state: State, seat: int, cmd: Any) -> tuple[State, list[Any]]:
+    """Decide a command and fold its events and those that follow by themselves.
+
+    Raises:
+        IllegalMoveError: the command breaks a rule; nothing changes.
+    """
+    b = Builder(state)
+    decide(b, seat, cmd)
+    while more := automatic(b.state):
+        b.emit(*more)
+    return b.state, b.events

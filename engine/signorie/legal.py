@@ -1,0 +1,318 @@
+"""The commands a seat may give now, in a stable order.
+
+Progress points can be split in very many ways, so the Tracks choices offered are a
+bounded, representative set (`tracks_options`): every single step of every size on
+each allowed track (a new figure, each own figure moved, the initiative disc), and
+when the initiative track and a career are both allowed, each career step combined
+with the initiative disc moved by the rest of the points. Any other split is still
+legal when written; it is only not listed. Marriages are listed with every dowry.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from engine.errors import IllegalMoveError
+from engine.protocol import CHANCE
+
+from . import events as ev
+from .actions import figures_in_cities, lowest_empty
+from .chance import tiles_left
+from .commands import (
+    CAREERS,
+    COLOURS,
+    ROWS,
+    TRACKS,
+    Action,
+    Activate,
+    Alliance,
+    Done,
+    Figures,
+    Florins,
+    Helper,
+    Hire,
+    Marry,
+    Mission,
+    Offspring,
+    Pass,
+    Reward,
+    Step,
+    Take,
+    Task,
+    Tracks,
+)
+from .evolve import evolve
+from .ruleset import INITIATIVE
+from .state import ACTIONS, EXTRA, REWARDS, State
+
+# --------------------------------------------------------------------------- choices
+
+
+def _steps(state: State, seat: int, most: int, track: str) -> Iterator[Step]:
+    r = state.rules
+    p = state.players[seat]
+    if track == INITIATIVE:
+        for k in range(1, min(most, r.initiative_top - p.initiative) + 1):
+            yield Step(INITIATIVE, 0, k)
+        return
+    if p.males:
+        for k in range(1, min(most, r.career_top) + 1):
+            yield Step(track, 0, k)
+    for space in sorted({s for o, s in state.figures_on(track) if o == seat}):
+        for k in range(1, min(most, r.career_top - space) + 1):
+            yield Step(track, space, space + k)
+
+
+def tracks_options(state: State, seat: int, most: int, allowed: tuple[str, ...]
+                   ) -> Iterator[Tracks]:
+    """The bounded set of Tracks choices (see the module's docstring)."""
+    for track in allowed:
+        for step in _steps(state, seat, most, track):
+            yield Tracks((step,))
+    if INITIATIVE not in allowed or most < 2:
+        return
+    room = state.rules.initiative_top - state.players[seat].initiative
+    for track in allowed:
+        if track == INITIATIVE:
+            continue
+        for step in _steps(state, seat, most - 1, track):
+            rest = most - step.points
+            if 1 <= rest <= room:
+                yield Tracks((Step(INITIATIVE, 0, rest), step))
+
+
+def marry_options(state: State, seat: int) -> Iterator[Marry]:
+    r = state.rules
+    p = state.players[seat]
+    if not p.females:
+        return
+    for city in state.cities:
+        space = lowest_empty(r.cities[city.name].marriage, city.marriage)
+        if space is None:
+            continue
+        for dowry in range(r.cities[city.name].marriage[space], min(r.dowry_max, p.florins) + 1):
+            yield Marry(city.name, dowry)
+
+
+def mission_options(state: State, seat: int) -> Iterator[Mission]:
+    r = state.rules
+    for career in CAREERS:
+        for space in sorted({s for o, s in state.figures_on(career) if o == seat}):
+            for city in state.cities:
+                at = lowest_empty(r.cities[city.name].mission, city.mission)
+                if at is not None and r.cities[city.name].mission[at] <= r.rank(space):
+                    yield Mission(career, space, city.name)
+
+
+def alliance_options(state: State) -> Iterator[Alliance]:
+    if tiles_left(state):
+        for row in ROWS:
+            yield Alliance(row)
+
+
+def figures_options(state: State, seat: int, n: int) -> Iterator[Figures]:
+    p = state.players[seat]
+    for males in range(n, -1, -1):
+        if males <= p.general_m and n - males <= p.general_f:
+            yield Figures(("m",) * males + ("f",) * (n - males))
+
+
+def hire_options(state: State, seat: int, colour: str) -> Iterator[Hire]:
+    r = state.rules
+    target = r.hire_target(colour)
+    if target is None:
+        return
+    p = state.players[seat]
+    for hs in r.columns[target].helpers:
+        if not p.has_helper(target, hs.space) and hs.cost <= p.florins:
+            yield Hire(hs.space)
+
+
+def task_options(state: State, seat: int, colour: str | None, single: bool) -> Iterator[Task]:
+    r = state.rules
+    p = state.players[seat]
+    for (field_colour, sex), name in zip(r.task_fields, state.tasks, strict=True):
+        if colour is not None and field_colour != colour:
+            continue
+        tile = r.tasks[name]
+        if single and tile.figures > 1:
+            continue
+        have = p.males if sex == "m" else p.females
+        for count in (1,) if single else tile.counts:
+            if count > have:
+                continue
+            after = evolve(state, ev.TaskUsed(seat, name, sex, count))
+            then: Iterator[Action | None]
+            if tile.type == "career":
+                then = tracks_options(after, seat, tile.per * count, (tile.track,))
+            elif tile.type == "initiative":
+                then = tracks_options(after, seat, tile.per * count, (INITIATIVE,))
+            elif tile.type == "figures":
+                then = figures_options(after, seat, count)
+            elif tile.type == "alliance":
+                then = alliance_options(after)
+            elif tile.type == "action":
+                then = (marry_options(after, seat) if tile.action == "marry"
+                        else mission_options(after, seat))
+            else:
+                then = iter((None,))
+            for t in then:
+                yield Task(name, count, t)
+
+
+def signoria_options(state: State, seat: int, colour: str) -> Iterator[Action]:
+    r = state.rules
+    word = r.columns[colour].signoria
+    if word == "florins":
+        yield Florins()
+    elif word == "marry":
+        yield from marry_options(state, seat)
+    elif word == "offspring":
+        yield Offspring()
+    elif word == "tracks":
+        yield from tracks_options(state, seat, r.track_points, TRACKS)
+    else:
+        yield from mission_options(state, seat)
+
+
+def field_options(state: State, seat: int, colour: str) -> Iterator[Action]:
+    yield from hire_options(state, seat, colour)
+    yield from task_options(state, seat, colour, single=False)
+    yield from signoria_options(state, seat, colour)
+
+
+def take_options(state: State, seat: int) -> Iterator[Take]:
+    r = state.rules
+    free = state.phase == EXTRA
+    p = state.players[seat]
+    if not free and len(p.dice) >= r.max_dice:
+        return
+    for colour in COLOURS:
+        if p.has_die(colour):
+            continue
+        for value in sorted(set(state.offered(colour))):
+            cost = 0 if free else max(0, r.columns[colour].cost - value)
+            if cost > p.florins:
+                continue
+            after = evolve(state, ev.DieTaken(seat, colour, value, cost, free))
+            for action in field_options(after, seat, colour):
+                yield Take(colour, value, action)
+
+
+def can_take(state: State, seat: int) -> bool:
+    return next(take_options(state, seat), None) is not None
+
+
+def helper_options(state: State, seat: int, space: int) -> Iterator[Activate]:
+    a = state.active
+    if a is None or not state.players[seat].has_helper(a.colour, space) or space < a.next:
+        return
+    hs = state.rules.helper_space(a.colour, space)
+    assert hs is not None
+    effect = hs.effect
+    options: Iterator[Action | None]
+    if effect == "mission-alliance":
+        options = mission_options(state, seat)
+    elif effect == "marriage-alliance":
+        options = marry_options(state, seat)
+    elif effect in ("offspring", "points", "florins"):
+        options = iter((None,))
+    elif effect == "males-in-cities":
+        options = iter((None,) if figures_in_cities(state, seat, "m") else ())
+    elif effect == "alliance":
+        options = alliance_options(state)
+    elif effect == "progress":
+        options = tracks_options(state, seat, hs.amount, (hs.track,))
+    elif effect == "die-progress":
+        options = tracks_options(state, seat, a.value, (hs.track,))
+    elif effect == "figure":
+        options = figures_options(state, seat, 1)
+    else:
+        options = task_options(state, seat, None, single=True)
+    for action in options:
+        yield Activate(space, action)
+
+
+def can_activate(state: State, seat: int, space: int) -> bool:
+    return next(helper_options(state, seat, space), None) is not None
+
+
+def reward_options(state: State, seat: int) -> Iterator[Reward]:
+    r = state.rules
+    name = state.reward_tile
+    assert name is not None
+    tile = r.rewards[name]
+    if tile.kind == "points":
+        yield Reward("points")
+        if state.players[seat].florins >= r.buy_cost:
+            yield Reward("buy")
+        return
+    yield Reward("florins")
+    options: Iterator[Action | None]
+    if tile.type == "action":
+        options = (marry_options(state, seat) if tile.action == "marry"
+                   else mission_options(state, seat))
+    elif tile.type in ("extra", "figures"):
+        options = iter((None,))
+    elif tile.type == "progress":
+        options = tracks_options(state, seat, tile.points, tile.tracks)
+    elif tile.type == "alliance":
+        options = alliance_options(state)
+    else:
+        p = state.players[seat]
+        options = iter([Helper(c, hs.space) for c in COLOURS for hs in r.columns[c].helpers
+                        if not p.has_helper(c, hs.space)])
+    for action in options:
+        yield Reward("bonus", action)
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def legal_commands(state: State, seat: int) -> list[Any]:
+    """Every command `seat` may give now (Tracks bounded, see above)."""
+    if seat == CHANCE or state.finished or seat not in state.waiting():
+        return []
+    a = state.active
+    if a is not None:
+        spaces = range(a.next, 1 + len(state.rules.columns[a.colour].helpers))
+        return [*(c for s in spaces for c in helper_options(state, seat, s)), Done()]
+    if state.phase == ACTIONS:
+        return [Pass(), *take_options(state, seat)]
+    if state.phase == REWARDS:
+        return list(reward_options(state, seat))
+    if state.phase == EXTRA:
+        return list(take_options(state, seat))
+    return []
+
+
+def late_command(state: State, seat: int) -> Any:
+    """For a late seat: `done` after a die, `pass` in the action phase, 3 florins or
+    the VP tile's points as a reward, the first leftover die in an extra action.
+
+    Raises:
+        IllegalMoveError: `seat` has nothing to do now.
+    """
+    if seat == CHANCE or state.finished or seat not in state.waiting():
+        raise IllegalMoveError("that seat has nothing to do now", "late")
+    if state.active is not None:
+        return Done()
+    if state.phase == ACTIONS:
+        return Pass()
+    if state.phase == REWARDS:
+        return next(reward_options(state, seat))
+    return next(take_options(state, seat))
+
+
+def random_command(state: State, seat: int, rng: random.Random) -> Any:
+    """A uniformly random legal command (of the bounded list).
+
+    Raises:
+        IllegalMoveError: `seat` has nothing to do now.
+    """
+    options = legal_commands(state, seat)
+    if not options:
+        raise IllegalMoveError("that seat has nothing to do now", "random")
+    return rng.choice(options)
