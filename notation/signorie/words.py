@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.signorie import ruleset
 from engine.signorie.commands import CAREERS, CITIES, COLOURS, ROWS, SEXES, TRACKS
 from notation.words import UNDO_VERBS, Vocabulary
 
@@ -45,34 +46,30 @@ class RulesWords:
     """The reward tiles of rounds 6-7."""
 
 
-def rules_words() -> RulesWords:
-    """The ids of the rules data that the notation reads and writes.
+def task_tile(tile: ruleset.TaskTile) -> TaskTile:
+    """How the notation writes the rules data's task tile `tile`."""
+    if tile.type in ("career", "initiative"):
+        return TaskTile(tile.name, "tracks")
+    if tile.type in ("threshold", "florins"):
+        return TaskTile(tile.name, "count")
+    if tile.type == "action":
+        return TaskTile(tile.name, tile.action, tile.figures)
+    if tile.type == "alliance":
+        return TaskTile(tile.name, "alliance", tile.figures)
+    return TaskTile(tile.name, "figures", tile.figures)
 
-    A stand-in until `engine.signorie.ruleset` exists: the provisional names of
-    signorie-data.md §1.7-1.9.
-    """
-    families = ("este", "gonzaga", "medici", "orsini", "sforza", "visconti")
+
+def rules_words(rules: ruleset.Rules) -> RulesWords:
+    """The ids of the rules data `rules` that the notation reads and writes."""
     return RulesWords(
-        alliance_tiles=tuple(f"{family}{vp}" for family in families for vp in range(2, 6)),
-        task_tiles=(
-            TaskTile("political", "tracks"),
-            TaskTile("ecclesiastical", "tracks"),
-            TaskTile("military", "tracks"),
-            TaskTile("initiative", "tracks"),
-            TaskTile("threshold", "count"),
-            TaskTile("florins", "count"),
-            TaskTile("marriage", "marry", 2),
-            TaskTile("mission", "mission", 2),
-            TaskTile("alliance", "alliance", 1),
-            TaskTile("figures", "figures"),
-        ),
-        bonus_tiles=("mission", "marriage", "extra", "progress-political", "progress-military",
-                     "figures-m", "figures-f", "alliance", "helper"),
-        vp_tiles=("helpers", "cities-m", "cities-f", "figures-m", "figures-f"),
+        alliance_tiles=tuple(dict.fromkeys(rules.alliance_tiles)),
+        task_tiles=tuple(task_tile(tile) for tile in rules.tasks.values()),
+        bonus_tiles=rules.bonus_tiles,
+        vp_tiles=rules.points_tiles,
     )
 
 
-RULES = rules_words()
+RULES = rules_words(ruleset.load())
 
 # --- the vocabularies -----------------------------------------------------------------
 
@@ -107,6 +104,7 @@ FIELD_WORDS = Vocabulary("tile field", ("marriage", "mission"))
 TRACK_SHORT: dict[str, str] = {track: track[:3] for track in TRACKS}
 """How a step writes its track: `pol`, `ecc`, `mil`, `ini`."""
 assert all(TRACK_WORDS.get(short) == track for track, short in TRACK_SHORT.items())
+assert {tile.kind for tile in RULES.task_tiles} <= set(TASK_KINDS)
 
 REWARD_CHOICES = Vocabulary("reward choice", ("bonus", "florins", "points", "buy"))
 """`reward bonus [ACTION]`, `reward florins` (rounds 1-5); `reward points`,

@@ -102,8 +102,8 @@ DOCSTRING_EXAMPLES = [
 CHANCE_EXAMPLES = [
     ("* order chris anna bas", Order(("chris", "anna", "bas"))),
     ("* cities firenze milano roma", Cities(("firenze", "milano", "roma"))),
-    ("* rewards mission extra progress-political figures-m helper helpers cities-m",
-     Rewards(("mission", "extra", "progress-political", "figures-m", "helper", "helpers",
+    ("* rewards mission extra progress-careers figures-m helper helpers cities-m",
+     Rewards(("mission", "extra", "progress-careers", "figures-m", "helper", "helpers",
               "cities-m"))),
     ("* alliances milano marriage este3, milano mission sforza5",
      Alliances((("milano", "marriage", "este3"), ("milano", "mission", "sforza5")))),
