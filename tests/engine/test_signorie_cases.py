@@ -44,6 +44,46 @@ def test_every_ruling_has_a_case_in_the_rulings_file() -> None:
     assert in_file >= {f"S{i}" for i in range(1, 13)}
 
 
+BUILD = {
+    # issue 13, "Build": each rule of the game and the cases that state it
+    "setup by player count": ["setup-four-players", "setup-three-players", "setup-two-players",
+                              "setup-cities-by-player-count", "chance-three-players-family-limit"],
+    "seven rounds of three phases": ["round-end-resets", "alliance-fields-refilled-where-empty",
+                                     "final-careers-half-rounded-down"],
+    "taking a die: cost = field value - die value": ["cost-turquoise-one-costs-four",
+                                                     "cost-value-at-or-above-cost-is-free"],
+    "hire a helper": ["hire-red-onto-yellow-middle-costs-three", "hire-yellow-wraps-to-turquoise"],
+    "a task": ["task-career-points-per-figure", "task-threshold", "task-marriage",
+               "task-mission", "task-initiative", "task-florins", "task-alliance", "task-figures"],
+    "Signoria: tracks": ["tracks-rulebook-example"],
+    "Signoria: diplomatic mission": ["mission-milano-example-thirteen"],
+    "Signoria: marriage": ["marriage-firenze-dowry-four"],
+    "Signoria: offspring": ["offspring-married-sons"],
+    "Signoria: florins": ["florins-three"],
+    "helper activation top to bottom in the same column": ["helpers-top-to-bottom",
+                                                           "helpers-only-the-die-column"],
+    "initiative and turn order with its stacking tie-break": ["new-order-by-initiative",
+                                                              "s12-tie-goes-to-the-later-disc"],
+    "the reward check against the threshold": [
+        "reward-check-thirteen-is-rewarded", "reward-check-raised-threshold", "s05-threshold-cap"],
+    "the reward tiles": [
+        "rewards-bonus-mission", "rewards-bonus-marriage", "rewards-bonus-extra-action",
+        "rewards-bonus-figures", "rewards-bonus-progress", "rewards-bonus-alliance",
+        "rewards-bonus-helper", "rewards-round-six-points-and-buy", "rewards-vp-cities-distinct",
+        "rewards-vp-figures-count"],
+    "son marriages": ["rewards-son-marriage-round-two", "s03-son-marriage-automatic"],
+    "face-down alliance tiles": ["alliance-face-down-unseen-by-all", "final-face-down-revealed"],
+    "end scoring with its tie-break": ["final-alliance-rows", "final-tie-break-turn-order"],
+    "dice rolls and tile draws from the seed": ["setup-seeded-four-players",
+                                                "chance-seeded-offspring"],
+}
+
+
+@pytest.mark.parametrize("rule", BUILD)
+def test_every_build_rule_has_a_case(rule: str) -> None:
+    assert [c for c in BUILD[rule] if c not in BY_ID] == []
+
+
 def test_every_rule_cites_a_source_or_a_ruling() -> None:
     """A RULE names a section (§) with a source tag, a ruling Sn, or pbem's own rule."""
     for c in CASES:
