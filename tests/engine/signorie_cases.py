@@ -32,7 +32,7 @@ from engine.protocol import CHANCE
 from engine.signorie.commands import CAREERS, CITIES, COLOURS, ROWS, Tracks
 from engine.signorie.ruleset import Rules
 from engine.signorie.setup import city_states, state_for
-from engine.signorie.state import ACTIONS, EMPTY, Board, CityState, State, replace
+from engine.signorie.state import ACTIONS, EMPTY, REWARDS, Board, CityState, State, replace
 from engine.undo import START, Tracker, legal_undo_commands
 from engine.undo import play as undo_play
 from notation.registry import grammar_for
@@ -326,8 +326,9 @@ def _given_player(rules: Rules, g: _Given, line: Line, words: list[str],
 
 
 def build_given(players: tuple[str, ...], lines: Sequence[Line], seeded: bool) -> State:
-    """The position a GIVEN section describes (a round's action phase), with the
-    supplies and the face-down pool consistent with it.
+    """The position a GIVEN section describes (a round's action phase, or its reward
+    phase after the reward check), with the supplies and the face-down pool consistent
+    with it.
 
     Raises:
         CaseFormatError: an unknown item or an impossible position.
@@ -351,7 +352,9 @@ def build_given(players: tuple[str, ...], lines: Sequence[Line], seeded: bool) -
         key, args = words[0], words[1:]
         if key == "round" and len(args) == 1:
             game["round"] = _int(line, args[0])
-        elif key in ("order", "passed", "stack"):
+        elif key == "phase" and len(args) == 1 and args[0] in (ACTIONS, REWARDS):
+            game["phase"] = args[0]
+        elif key in ("order", "passed", "stack", "rewarded"):
             game[key] = tuple(_seat(line, players, a) for a in args)
         elif key == "turn" and len(args) == 1:
             game["turn"] = _seat(line, players, args[0])
@@ -393,8 +396,19 @@ def build_given(players: tuple[str, ...], lines: Sequence[Line], seeded: bool) -
     stack = game.get("stack", tuple(reversed(order)))
     if sorted(stack) != list(range(n)):
         raise CaseFormatError(f"{where}: the stack must name every player once")
-    passed = frozenset(game.get("passed", ()))
-    turn = game.get("turn", next((s for s in order if s not in passed), None))
+    phase = game.get("phase", ACTIONS)
+    rewarded = game.get("rewarded", ())
+    if phase == REWARDS:  # every player has passed; the reward check is made
+        if "turn" in game or not rewarded or [s for s in order if s in rewarded] != list(rewarded):
+            raise CaseFormatError(f"{where}: the reward phase names the rewarded players still "
+                                  f"to choose, in the turn order, and no turn")
+        passed = frozenset(range(n))
+    elif rewarded:
+        raise CaseFormatError(f"{where}: `rewarded` belongs to `phase rewards`")
+    else:
+        passed = frozenset(game.get("passed", ()))
+    turn = None if phase == REWARDS else game.get(
+        "turn", next((s for s in order if s not in passed), None))
 
     boards: list[Board] = []
     held: Counter[str] = Counter(t for c in cities for t in (c.marriage_tile, c.mission_tile)
@@ -462,10 +476,11 @@ def build_given(players: tuple[str, ...], lines: Sequence[Line], seeded: bool) -
 
     tracks = tuple(tuple(sorted(fs)) for fs in careers)
     return replace(
-        base, players=tuple(boards), phase=ACTIONS, round=game["round"], order=order,
+        base, players=tuple(boards), phase=phase, round=game["round"], order=order,
         passed=passed, turn=turn, active=None, chance=None, cities=tuple(cities),
         careers=tracks, dice=tuple(dice), tasks=tasks, reward_row=rewards,
-        pool=tuple(sorted(pool.elements())), family_left=family_left, rewarded=(), extra=(),
+        pool=tuple(sorted(pool.elements())), family_left=family_left, rewarded=rewarded,
+        extra=(),
         stamp=n)
 
 

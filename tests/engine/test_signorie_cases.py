@@ -205,6 +205,7 @@ def test_the_error_text_is_checked(tmp_path: Path) -> None:
     ("  offer yellow 1\n", "  offer yellow 1\n  anna: political 9\n"),  # no such space
     ("  offer yellow 1\n", "  offer yellow 1\n  anna: available m5 f3\n"),  # 13 men
     ("  offer yellow 1\n", "  offer yellow 1 2 3\n"),  # 3 dice of a colour with 2 players
+    ("  offer yellow 1\n", "  offer yellow 1, rewarded anna\n"),  # not the reward phase
     ("  turn bas\n", "  turn bas\n  anna mood happy\n"),  # unknown fact
     ("RULE S1\n", ""),  # no RULE
     ("END\n", ""),  # no END
