@@ -184,22 +184,27 @@ def _outcome(command: Any) -> Any:
 
 
 def chance_mismatch(stated: Any, seeded: Any) -> str | None:
-    """Why a stated chance command differs from the seeded one, or None."""
+    """Why a stated chance command differs from the seeded one, or None (a face-down
+    tile is never named)."""
     if type(stated) is not type(seeded):
-        return f"the seed gives {type(seeded).__name__.lower()} here"
+        return f"the seed gives `* {seeded.verb}` here"
     if _outcome(stated) == _outcome(seeded):
         return None
+    if isinstance(seeded, Draw):
+        return "the seed draws another tile"
     return f"the seed gives {seeded.verb} {_words(seeded)}"
 
 
 def _words(command: Any) -> str:
-    out = _outcome(command)
-    if isinstance(command, Draw):
-        return "another tile"  # never name a face-down tile
-    if isinstance(command, Alliances | Roll):
-        return ", ".join(" ".join(str(x) if not isinstance(x, tuple) else
-                                  " ".join(map(str, x)) for x in item) for item in out)
-    return " ".join(str(x) for x in out)
+    if isinstance(command, Alliances):
+        return ", ".join(" ".join(item) for item in command.tiles)
+    if isinstance(command, Roll):
+        return ", ".join(f"{c} {' '.join(map(str, v))}" for c, v in _outcome(command))
+    if isinstance(command, Births):
+        return f"{command.player} {' '.join(map(str, command.values))}"
+    if isinstance(command, Order):
+        return " ".join(command.players)
+    return " ".join(str(x) for x in _outcome(command))
 
 
 def chance_wanted(state: State) -> str:

@@ -1,11 +1,15 @@
 """The commands a seat may give now, in a stable order.
 
 Progress points can be split in very many ways, so the Tracks choices offered are a
-bounded, representative set (`tracks_options`): every single step of every size on
-each allowed track (a new figure, each own figure moved, the initiative disc), and
-when the initiative track and a career are both allowed, each career step combined
-with the initiative disc moved by the rest of the points. Any other split is still
-legal when written; it is only not listed. Marriages are listed with every dowry.
+bounded, representative set (`tracks_options`, at most a few dozen):
+- every single step of every size on each allowed track (a new figure, each own
+  figure moved, the initiative disc);
+- every pair of steps on one career track that uses all the points (two figures, or
+  a new figure and one of yours);
+- when the initiative track and a career are both allowed, each career step with the
+  initiative disc moved by the rest of the points.
+Any other split is still legal when written; it is only not listed. Marriages are
+listed with every dowry.
 """
 
 from __future__ import annotations
@@ -71,7 +75,19 @@ def tracks_options(state: State, seat: int, most: int, allowed: tuple[str, ...]
     for track in allowed:
         for step in _steps(state, seat, most, track):
             yield Tracks((step,))
-    if INITIATIVE not in allowed or most < 2:
+    if most < 2:
+        return
+    males = state.players[seat].males
+    for track in allowed:
+        if track == INITIATIVE:
+            continue
+        steps = list(_steps(state, seat, most - 1, track))
+        for i, a in enumerate(steps):
+            for b in steps[i + 1:]:
+                if a.points + b.points == most and (a.start != b.start or (
+                        a.start == 0 and males >= 2)):
+                    yield Tracks((a, b))
+    if INITIATIVE not in allowed:
         return
     room = state.rules.initiative_top - state.players[seat].initiative
     for track in allowed:

@@ -27,6 +27,8 @@ HELPER_EFFECTS = ("mission-alliance", "marriage-alliance", "offspring", "males-i
 TASK_TYPES = ("career", "threshold", "initiative", "florins", "figures", "action", "alliance")
 BONUS_TYPES = ("action", "extra", "figures", "progress", "alliance", "helper")
 POINTS_TYPES = ("helpers", "cities", "count")
+STATUSES = ("sourced", "provisional")
+"""Where a table's values come from: a source states them, or they are a guess."""
 SIGNORIA = ("florins", "marry", "offspring", "tracks", "mission")
 """The five Signoria actions (the words of their commands)."""
 
@@ -157,6 +159,7 @@ class Rules:
     rewards: Mapping[str, RewardTile]
     bonus_laid: int
     points_laid: int
+    tables: Mapping[str, tuple[str, str]]  # table -> (status, source)
 
     # ---------------------------------------------------------------- derived
 
@@ -193,11 +196,22 @@ class Rules:
         """Every alliance tile id (family + VP, e.g. "este3"), with repeats."""
         return tuple(f"{f}{p}" for f in self.families for p in self.family_tiles)
 
+    @property
+    def alliance_tile_ids(self) -> tuple[str, ...]:
+        """The distinct alliance tile ids, family by family, lowest VP first."""
+        return tuple(dict.fromkeys(self.alliance_tiles))
+
     def tile_family(self, tile: str) -> str:
         return tile.rstrip("0123456789")
 
     def tile_points(self, tile: str) -> int:
         return int(tile[len(self.tile_family(tile)):])
+
+    @property
+    def provisional(self) -> tuple[str, ...]:
+        """The tables whose values no source states (to be corrected from a copy)."""
+        return tuple(name for name, (status, _) in self.tables.items()
+                     if status == "provisional")
 
     @property
     def bonus_tiles(self) -> tuple[str, ...]:
@@ -307,7 +321,13 @@ def rules_from(data: Mapping[str, Any]) -> Rules:
         rewards=MappingProxyType({name: _reward(name, d)
                                   for name, d in data["rewards"]["tiles"].items()}),
         bonus_laid=int(data["rewards"]["bonus"]), points_laid=int(data["rewards"]["points"]),
+        tables=MappingProxyType({
+            name: (str(t["status"]), str(t["source"]))
+            for name, t in data.items() if isinstance(t, dict)}),
     )
+    bad = [name for name, (status, _) in rules.tables.items() if status not in STATUSES]
+    if bad:
+        raise ValueError(f"table {bad[0]}: status is one of {', '.join(STATUSES)}")
     if len(rules.career_ranks) != rules.career_top:
         raise ValueError("careers: as many ranks as spaces")
     if len(rules.tasks) != len(rules.task_fields):
