@@ -56,6 +56,7 @@ from engine.signorie.commands import (
     Tasks,
     Tracks,
 )
+from engine.signorie.ruleset import INITIATIVE
 from notation.limits import MAX_DIGITS
 from notation.reader import END_OF_LINE, Reader
 from notation.words import Vocabulary, quote
@@ -83,8 +84,6 @@ from .words import (
 HIDDEN = "?"
 """A face-down alliance tile in a public log: `* draw anna ?` (S8: nobody saw it)."""
 
-INITIATIVE = "initiative"
-
 SIMPLE: dict[str, PlayerCommand] = {
     "done": Done(), "pass": Pass(), "undo": Undo(), "agree": Agree(), "refuse": Refuse(),
 }
@@ -93,7 +92,6 @@ SIMPLE: dict[str, PlayerCommand] = {
 _T = TypeVar("_T")
 
 _STEP_WANTED = "a step like 'mil+', 'mil+3', 'mil2>5' or 'ini'"
-_STEP_TAIL = ("step", END_OF_LINE)
 
 
 # --- small pieces -------------------------------------------------------------------

@@ -40,10 +40,11 @@ from engine.signorie.commands import (
     Tasks,
     Tracks,
 )
+from engine.signorie.ruleset import INITIATIVE
 from notation.limits import MAX_DIGITS
 from notation.words import Vocabulary
 
-from .commands import HIDDEN, INITIATIVE, SIMPLE, format_step
+from .commands import HIDDEN, SIMPLE, format_step
 from .words import (
     ACTION_WORDS,
     ALLIANCE_TILES,

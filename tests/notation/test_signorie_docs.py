@@ -21,6 +21,7 @@ from notation.signorie.words import (
     TRACK_SHORT,
     VERBS,
 )
+from pbem.logs import replay_log
 
 ROOT = Path(__file__).parents[2]
 DOC = (ROOT / "docs" / "notation-signorie.md").read_text(encoding="utf-8")
@@ -70,15 +71,29 @@ def test_chance_examples_are_canonical() -> None:
         assert format_command(parse_chance(line, PLAYERS)) == line
 
 
+def _example_log() -> str:
+    return _section("### Example").split("```")[1]
+
+
 def test_example_turn_and_log_parse() -> None:
     turn = _section("## A turn").split("```")[1]
     for line in turn.strip().splitlines():
-        player, _, text = line.partition(": ")
-        assert format_command(parse_command(text)) == text
-    block = _section("### Example").split("```")[1]
-    log = parse_log(block)
+        if line.startswith("*"):
+            assert format_command(parse_chance(line, PLAYERS)) == line
+        else:
+            _, _, text = line.partition(": ")
+            assert format_command(parse_command(text)) == text
+    log = parse_log(_example_log())
     assert log.game == "signorie" and log.players == PLAYERS
-    assert len(log.items) > 20
+    assert len(log.items) > 40
+    assert turn.strip() in _example_log()
+
+
+def test_example_log_replays() -> None:
+    """The example is a game of the engine: it replays to the position it says."""
+    result = replay_log(_example_log())
+    assert result.ok, result.error
+    assert not result.finished and result.round == 3 and result.to_act == ("anna",)
 
 
 ERROR_ROWS = re.findall(r"^\| `([^`]*)` \| (\d+) \| (.+) \|$", _section("## Errors"), re.M)
