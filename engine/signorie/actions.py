@@ -103,6 +103,7 @@ def do_hire(b: Builder, seat: int, die: str, a: Hire) -> None:
     if target is None:
         raise illegal(f"the {die} die hires no helper", "hire-none")
     space = _helper_space(r, target, a.space)
+    _helper_left(b.state)
     p = b.state.players[seat]
     if p.has_helper(target, a.space):
         raise illegal(f"your helper space {a.space} of the {target} column is taken",
@@ -122,11 +123,17 @@ def _helper_space(r: Rules, colour: str, space: int) -> HelperSpace:
     return hs
 
 
+def _helper_left(state: State) -> None:
+    if state.helpers_left <= 0:
+        raise illegal("the general supply has no helper left", "hire-supply")
+
+
 def do_free_helper(b: Builder, seat: int, a: Helper) -> None:
     if a.colour not in COLOURS:
         raise illegal(f"{a.colour!r} is no column; the columns: {', '.join(COLOURS)}",
                       "helper-space")
     _helper_space(b.state.rules, a.colour, a.space)
+    _helper_left(b.state)
     if b.state.players[seat].has_helper(a.colour, a.space):
         raise illegal(f"your helper space {a.space} of the {a.colour} column is taken",
                       "hire-taken")

@@ -34,6 +34,13 @@ def decide(b: Builder, seat: int, cmd: Any) -> None:
         b.emit(*decide_chance(state, cmd))
         return
     if seat not in state.waiting():
+        if (isinstance(cmd, Reward) and state.phase == REWARDS and state.chance is None
+                and seat not in state.rewarded):
+            p = state.players[seat]
+            raise NotYourTurnError(
+                f"you have no reward this round: your dice sum to {p.dice_sum}, more than "
+                f"your threshold {state.threshold(seat)}" if p.dice_sum > state.threshold(seat)
+                else f"it is {_who(state)}'s turn, not yours", "turn")
         raise NotYourTurnError(f"it is {_who(state)}'s turn, not yours", "turn")
     if isinstance(cmd, Take):
         _take(b, seat, cmd)

@@ -138,7 +138,7 @@ def figures_options(state: State, seat: int, n: int) -> Iterator[Figures]:
 def hire_options(state: State, seat: int, colour: str) -> Iterator[Hire]:
     r = state.rules
     target = r.hire_target(colour)
-    if target is None:
+    if target is None or state.helpers_left <= 0:
         return
     p = state.players[seat]
     for hs in r.columns[target].helpers:
@@ -279,7 +279,7 @@ def reward_options(state: State, seat: int) -> Iterator[Reward]:
     else:
         p = state.players[seat]
         options = iter([Helper(c, hs.space) for c in COLOURS for hs in r.columns[c].helpers
-                        if not p.has_helper(c, hs.space)])
+                        if not p.has_helper(c, hs.space) and state.helpers_left > 0])
     for action in options:
         yield Reward("bonus", action)
 

@@ -119,6 +119,7 @@ class Rules:
     start_florins: int
     start_available: tuple[int, int]  # males, females
     start_general: tuple[int, int]
+    helper_supply: int
     signoria_florins: int
     dowry_max: int
     points_per_dowry_florin: int
@@ -285,6 +286,7 @@ def rules_from(data: Mapping[str, Any]) -> Rules:
         rounds=int(g["rounds"]), max_dice=int(g["max_dice"]), threshold=int(g["threshold"]),
         threshold_max=int(g["threshold_max"]), start_florins=int(g["start_florins"]),
         start_available=_pair(g["start_available"]), start_general=_pair(g["start_general"]),
+        helper_supply=int(g["helpers"]),
         signoria_florins=int(g["signoria_florins"]), dowry_max=int(g["dowry_max"]),
         points_per_dowry_florin=int(g["points_per_dowry_florin"]),
         track_points=int(g["track_points"]), reward_florins=int(g["reward_florins"]),

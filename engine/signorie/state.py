@@ -5,8 +5,9 @@ face-down pool (`State.pool`, from which the hidden tiles could be worked out).
 Nobody sees them, their owner included, until the final scoring (S8);
 `views.view_for` is the only way the state leaves the game, and it shows neither.
 
-To build a position for a test, start from `engine.signorie.setup.state_for`
-(or any state of a game) and change it with `replace` / `replace_board`.
+To build a position for a test, start from `engine.signorie.positions.opening`
+(round 1, first turn; or `setup.state_for`, before any chance) and change it with
+`replace` / `replace_board`.
 """
 
 from __future__ import annotations
@@ -169,6 +170,11 @@ class State:
 
     def figures_on(self, career: str) -> tuple[tuple[int, int], ...]:
         return self.careers[CAREERS.index(career)]
+
+    @property
+    def helpers_left(self) -> int:
+        """Helper discs left in the general supply."""
+        return self.rules.helper_supply - sum(len(p.helpers) for p in self.players)
 
     def threshold(self, seat: int) -> int:
         """`seat`'s reward threshold this round (S5: never more than the maximum)."""

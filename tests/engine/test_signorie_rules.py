@@ -459,3 +459,26 @@ def test_the_owner_does_not_see_its_face_down_tile_in_its_view() -> None:
         view = GAME.view(s, seat)
         assert "orsini5" not in repr(view)
         assert view.players[0].rows[2].face_down == 1
+
+
+def test_helpers_come_from_a_limited_supply() -> None:
+    """[NL] p.1: 48 helper discs in all."""
+    s = opening(("anna", "bas"), dice=6)
+    every = tuple((c, h.space) for c in R.columns for h in R.columns[c].helpers)
+    s = replace_board(s, 1, helpers=tuple(sorted(every[:5])))
+    s = replace_board(s, 0, florins=9)
+    full = replace(s, rules=replace(R, helper_supply=5))  # the 48 all on boards
+    assert not any(isinstance(c, Take) and isinstance(c.action, Hire)
+                   for c in legal_commands(full, 0))
+    with pytest.raises(IllegalMoveError, match="the general supply has no helper left"):
+        play(full, 0, Take("red", 6, Hire(1)))
+    play(s, 0, Take("red", 6, Hire(1)))
+
+
+def test_a_player_over_the_threshold_is_told_why_there_is_no_reward() -> None:
+    s = opening(NAMES)
+    s = replace_board(s, 0, dice=(("red", 6), ("grey", 6), ("turquoise", 6)))
+    s = _all_pass(s)
+    with pytest.raises(NotYourTurnError, match=f"your dice sum to 18, more than your "
+                                                f"threshold {R.threshold}"):
+        play(s, 0, Reward("florins"))
