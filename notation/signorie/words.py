@@ -62,7 +62,7 @@ def task_tile(tile: ruleset.TaskTile) -> TaskTile:
 def rules_words(rules: ruleset.Rules) -> RulesWords:
     """The ids of the rules data `rules` that the notation reads and writes."""
     return RulesWords(
-        alliance_tiles=tuple(dict.fromkeys(rules.alliance_tiles)),
+        alliance_tiles=rules.alliance_tile_ids,
         task_tiles=tuple(task_tile(tile) for tile in rules.tasks.values()),
         bonus_tiles=rules.bonus_tiles,
         vp_tiles=rules.points_tiles,
