@@ -8,6 +8,7 @@ secret to nobody; `GameEnded` reveals every face-down tile.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -449,7 +450,5 @@ def _tuples(value: Any) -> Any:
 
 
 def _nested(event: Any) -> Any:
-    import dataclasses
-
     return dataclasses.replace(event, **{f.name: _tuples(getattr(event, f.name))
                                          for f in dataclasses.fields(event)})

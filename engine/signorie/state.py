@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.protocol import CHANCE
 
-from .commands import CAREERS, COLOURS
+from .commands import CAREERS
 from .ruleset import Rules
 
 EMPTY = -1
@@ -215,5 +215,3 @@ def replace_board(state: State, seat: int, **changes: Any) -> State:
     players[seat] = dataclasses.replace(players[seat], **changes)
     return dataclasses.replace(state, players=tuple(players))
 
-
-COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
