@@ -30,6 +30,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -198,6 +199,31 @@ def tr(message: str, **values: object) -> str:
     """`message` in the current language with `values` filled in (its `%(name)s`)."""
     text = gettext(message)
     return text % values if values else text
+
+
+@dataclass(frozen=True)
+class Said:
+    """A sentence said to several readers at once (a notice to every seat): kept as
+    its English words and values, written in each reader's language when read
+    (`str`, within `speaking`)."""
+
+    message: str
+    values: tuple[tuple[str, object], ...] = ()
+
+    def __str__(self) -> str:
+        return tr(self.message, **dict(self.values))
+
+
+def said(message: str, **values: object) -> Said:
+    """A `Said` of `message` with `values` (marked for the catalogues)."""
+    return Said(message, tuple(values.items()))
+
+
+def words(parts: str | Sequence[str | Said]) -> str:
+    """Sentences (or one text) as one text in the current language."""
+    if isinstance(parts, str):
+        return parts
+    return " ".join(t for t in (str(p) for p in parts) if t)
 
 
 def N_(message: str) -> str:

@@ -41,8 +41,8 @@ from .config import Config
 from .deadlines import auto_command, auto_move, waiting_for
 from .errors import ConflictError
 from .guard import Repeated
+from .i18n import Said, language_setting, speaking
 from .i18n import confirmation as language_confirmation
-from .i18n import language_setting, speaking
 from .inbound import Envelope, MailRejected, ParsedMail, parse_mail
 from .loading import Games, Loaded
 from .mail_settings import confirmation, mail_setting
@@ -128,7 +128,8 @@ class Moderator:
                                  late_policy=late_policy, require_auth=require_auth)
 
     def record(self, s: Session, row: Game, seats: Sequence[Seat], before: Loaded,
-               played: Played, now: datetime, *, source: str, notice: str = "",
+               played: Played, now: datetime, *, source: str,
+               notice: str | Sequence[str | Said] = "",
                first: bool = False) -> None:
         """Commit what was played and tell every seat (a new game, a late move)."""
         after, digest = commit(s, self.games, row, before, played, now, source=source,
@@ -198,7 +199,7 @@ class Moderator:
         sender_notice = self._apply_settings(s, seat, before, setting, language)
         tell(self.post, s, row, seats_of(s, row.id), after, played, head, now, sender=seat,
              in_reply_to=parsed.message_id, references=parsed.references,
-             notice=" ".join(played.notices), sender_notice=sender_notice)
+             notice=played.notices, sender_notice=sender_notice)
         if digest is not None:
             s.add(PlayedMail(game_id=row.id, seat=seat.seat, digest=digest, version=version,
                              message_id=parsed.message_id[:500], created=now))

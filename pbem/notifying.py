@@ -23,7 +23,7 @@ from engine.registry import summary_of
 from engine.undo import START, Tracker, legal_undo_commands
 
 from .config import Config
-from .i18n import N_, speaking
+from .i18n import N_, Said, speaking, words
 from .i18n import gettext as _
 from .loading import Loaded
 from .mail_settings import DAILY, Reasons, digest_time
@@ -114,7 +114,8 @@ def reasons(loaded: Loaded, played: Played, seat: int, sender: Seat | None, *,
 def tell(post: Post, s: Session, row: Game, seats: Sequence[Seat], loaded: Loaded,
          played: Played, digest: str, now: datetime, *, sender: Seat | None = None,
          in_reply_to: str | None = None, references: Sequence[str] = (),
-         notice: str = "", sender_notice: str = "", everyone: bool = False) -> None:
+         notice: str | Sequence[str | Said] = "", sender_notice: str = "",
+         everyone: bool = False) -> None:
     """What each seat is told after `played` made `loaded` (the game after it): a
     status mail to every seat its mail setting lets it reach (`reasons`; `everyone`:
     to all, as at the start), the sender's also echoing its commands, answering its
@@ -129,7 +130,8 @@ def tell(post: Post, s: Session, row: Game, seats: Sequence[Seat], loaded: Loade
         if why.tell(seat.mail):
             with speaking(seat.language, presenter):
                 seed = seed_sentence(row) if loaded.state.finished else ""
-                said = " ".join(n for n in (notice, seed, sender_notice if own else "") if n)
+                said = " ".join(n for n in (words(notice), seed, sender_notice if own else "")
+                                if n)
             status(post, s, row, seat, loaded, now, digest, tracker=played.tracker,
                    echo=played.echo if own else (), ignored=played.ignored if own else (),
                    in_reply_to=in_reply_to if own else None,
@@ -244,9 +246,10 @@ def private(post: Post, s: Session, row: Game, seat: Seat, loaded: Loaded,
                    reply_to=post.reply_to(seat), version=state.version)
 
 
-def announce(post: Post, s: Session, row: Game, loaded: Loaded, title: str,
-             lines: Sequence[str], now: datetime, *, seats: Sequence[Seat] | None = None,
-             kind: str = "notice", extra_to: Sequence[str] = ()) -> None:
+def announce(post: Post, s: Session, row: Game, loaded: Loaded, title: str | Said,
+             lines: Sequence[str | Said], now: datetime, *,
+             seats: Sequence[Seat] | None = None, kind: str = "notice",
+             extra_to: Sequence[str] = ()) -> None:
     """A notice to every seat of a game (or to `seats`), and to further addresses
     (`extra_to`: without the game's position)."""
     presenter = loaded.rules.presenter
@@ -255,15 +258,15 @@ def announce(post: Post, s: Session, row: Game, loaded: Loaded, title: str,
     for seat in list(seats if seats is not None else seats_of(s, row.id)):
         utc, local = when(row.deadline, seat.tz)
         with speaking(seat.language, presenter):
-            ctx = {"game_id": row.id, "title": title, "lines": list(lines),
+            ctx = {"game_id": row.id, "title": str(title), "lines": [str(x) for x in lines],
                    "turn_line": presenter.turn_line(view, seat.name), "deadline_utc": utc,
                    "deadline_local": local, "version": row.version, "position": position}
             post.queue(s, "notice", ctx, kind=kind, to=seat.email, game_id=row.id,
-                       title=title, now=now, folder=presenter.template_dir,
+                       title=str(title), now=now, folder=presenter.template_dir,
                        reply_to=post.reply_to(seat), version=row.version)
     for addr in extra_to:
-        ctx = {"game_id": row.id, "title": title, "lines": list(lines),
+        ctx = {"game_id": row.id, "title": str(title), "lines": [str(x) for x in lines],
                "turn_line": "", "deadline_utc": "", "deadline_local": "",
                "version": row.version, "position": position}
-        post.queue(s, "notice", ctx, kind=kind, to=addr, game_id=row.id, title=title,
+        post.queue(s, "notice", ctx, kind=kind, to=addr, game_id=row.id, title=str(title),
                    now=now, folder=presenter.template_dir)

@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from pbem.i18n import DEFAULT, LANGUAGES  # noqa: E402
 
-KEYWORDS = ["-k", "N_", "-k", "NP_:1c,2", "-k", "tr"]
+KEYWORDS = ["-k", "N_", "-k", "NP_:1c,2", "-k", "tr", "-k", "said"]
 
 
 def domains() -> list[tuple[str, Path]]:
