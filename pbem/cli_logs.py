@@ -62,10 +62,14 @@ def show_command(
     full: Annotated[bool, typer.Option("--full", help="Show every hand and all money "
                                        "(referee view).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the view as JSON.")] = False,
+    png: Annotated[Path | None, typer.Option("--png", metavar="FILE", help="Also write the "
+                                             "picture of the board to FILE (PNG), as the "
+                                             "status mails show it.")] = None,
     game: GameOption = None,
 ) -> None:
     """Show the position at any point of a log: the public view by default, one
-    player's view with --as, or everything with --full.
+    player's view with --as, or everything with --full. With --png, the picture of
+    the board at that position is written to a file too.
 
     If the log has an error before that point, the position before the bad line is
     shown, the error goes to stderr, and the exit status is 1. A log's [Game] tag names
@@ -73,6 +77,7 @@ def show_command(
     """
     from .log_report import error_lines, io_result, read_log
     from .logs import LogError, replay_log
+    from .presenter import board_png
     from .registry import presenter_for
 
     if full and as_player:
@@ -94,6 +99,8 @@ def show_command(
     assert r.game is not None
     presenter = presenter_for(r.game.name)
     view = presenter.full_view(r.state) if full else r.game.view(r.state, seat)
+    if png is not None:
+        _write_png(png, board_png(presenter, view), r.game.name)
     line = r.error.line - 1 if r.error is not None and r.error.line else r.lines
     if as_json:
         import json
@@ -111,6 +118,19 @@ def show_command(
             typer.echo(f"(stopped before line {r.error.line}; the log is bad there)", err=True)
         typer.echo("\n".join(error_lines(r)), err=True)
         raise typer.Exit(1)
+
+
+def _write_png(path: Path, picture: bytes | None, game: str) -> None:
+    """Write the board's picture for `show --png`: a game without one is a usage
+    error (exit 2), a file that cannot be written an error (exit 1)."""
+    if picture is None:
+        raise typer.BadParameter(f"{game} has no picture of its board", param_hint="--png")
+    try:
+        path.write_bytes(picture)
+    except OSError as e:
+        typer.echo(f"cannot write {path}: {e.strerror or e}", err=True)
+        raise typer.Exit(1) from None
+
 
 
 def selfplay_command(

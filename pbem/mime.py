@@ -6,13 +6,15 @@ message once more: about 4 ms a mail. Here a mail is written straight to the byt
 the transports send (`compose`): a short ASCII header value as it is, any other one
 folded by the email package's own header classes (`email.policy.SMTP`), and each
 body part as the email package would encode it (7bit when every line is short ASCII,
-else quoted-printable). The bytes are read back once (`read_back`), as the check
-that no value made a header of its own and as the `EmailMessage` a transport or a
-test may look at (`Outgoing`); the transports send `Outgoing.raw` as it is.
+else quoted-printable; an inline picture base64). The bytes are read back once
+(`read_back`), as the check that no value made a header of its own and as the
+`EmailMessage` a transport or a test may look at (`Outgoing`); the transports send
+`Outgoing.raw` as it is.
 """
 
 from __future__ import annotations
 
+import base64
 import email.parser
 import email.policy
 import email.quoprimime
@@ -28,6 +30,8 @@ LINE = 78  # the longest header line written as it is, and line a 7bit part keep
 # One boundary for every mail (it need only be absent from the parts; a quoted-
 # printable part never holds "=_"): a reader's pattern for it is compiled once.
 BOUNDARY = "=_pbem_alternative_c3a1e0f5"
+RELATED = "=_pbem_related_9d4b27a1"  # the HTML and its inline picture
+IMAGE_CID = "board@pbem"  # the inline picture's Content-ID: `<img src="cid:board@pbem">`
 
 
 class Outgoing(EmailMessage):
@@ -69,25 +73,56 @@ def _text_part(text: str, subtype: str) -> tuple[bytes, bytes]:
     return head, body
 
 
-def compose(headers: Sequence[tuple[str, str]], text: str, html: str = "") -> bytes:
+def _boundary(first: str, parts: Sequence[bytes]) -> str:
+    """`first`, or a new random boundary if a part holds it (a 7bit part may)."""
+    boundary = first
+    while any(boundary.encode("ascii") in p for p in parts):
+        boundary = f"=_pbem_{uuid.uuid4().hex}"
+    return boundary
+
+
+def _multipart(subtype: str, first: str, parts: Sequence[tuple[bytes, bytes]],
+               params: str = "") -> tuple[bytes, bytes]:
+    """A multipart's head and body of `parts` (each its head and body)."""
+    boundary = _boundary(first, [body for _, body in parts])
+    delimiter = f"--{boundary}\r\n".encode("ascii")
+    head = f'Content-Type: multipart/{subtype};{params}\r\n boundary="{boundary}"\r\n'
+    body: list[bytes] = []
+    for part_head, part_body in parts:
+        body += [delimiter, part_head, CRLF, part_body, CRLF]
+    body.append(f"--{boundary}--\r\n".encode("ascii"))
+    return head.encode("ascii"), b"".join(body)
+
+
+def _image_part(png: bytes) -> tuple[bytes, bytes]:
+    """The inline PNG picture, base64 in lines of 76 characters."""
+    head = ("Content-Type: image/png\r\n"
+            "Content-Transfer-Encoding: base64\r\n"
+            f"Content-ID: <{IMAGE_CID}>\r\n"
+            'Content-Disposition: inline; filename="board.png"\r\n').encode("ascii")
+    data = base64.b64encode(png)
+    lines = [data[i:i + 76] for i in range(0, len(data), 76)]
+    return head, CRLF.join(lines) + CRLF
+
+
+def compose(headers: Sequence[tuple[str, str]], text: str, html: str = "",
+            image: bytes = b"") -> bytes:
     """The mail's bytes: `headers` (name, value) in order, then MIME-Version and the
-    body: `text` as text/plain, or multipart/alternative of `text` and `html`."""
+    body: `text` as text/plain, or multipart/alternative of `text` and `html`; with
+    `image` (PNG bytes, shown by the HTML as `cid:` `IMAGE_CID`), the HTML part is a
+    multipart/related of the HTML and the picture."""
     out = [header_line(k, v) for k, v in headers]
     out.append(b"MIME-Version: 1.0\r\n")
     text_head, text_body = _text_part(text, "plain")
     if not html:
         out += [text_head, CRLF, text_body]
         return b"".join(out)
-    html_head, html_body = _text_part(html, "html")
-    boundary = BOUNDARY
-    while boundary.encode("ascii") in text_body or boundary.encode("ascii") in html_body:
-        boundary = f"=_pbem_{uuid.uuid4().hex}"  # a 7bit part that holds it: a new one
-    delimiter = f"--{boundary}\r\n".encode("ascii")
-    out += [f'Content-Type: multipart/alternative;\r\n boundary="{boundary}"\r\n\r\n'
-            .encode("ascii"),
-            delimiter, text_head, CRLF, text_body, CRLF,
-            delimiter, html_head, CRLF, html_body, CRLF,
-            f"--{boundary}--\r\n".encode("ascii")]
+    html_part = _text_part(html, "html")
+    if image:
+        html_part = _multipart("related", RELATED, [html_part, _image_part(image)],
+                               ' type="text/html";')
+    head, body = _multipart("alternative", BOUNDARY, [(text_head, text_body), html_part])
+    out += [head, CRLF, body]
     return b"".join(out)
 
 

@@ -29,6 +29,7 @@ from .loading import Loaded
 from .mail_settings import DAILY, Reasons, digest_time
 from .outbound import Renderer, make_mail, status_context, thread_of, when
 from .playing import Played, undo_line
+from .presenter import board_png
 from .store import EventRow, Game, Seat, head_hash, seats_of
 
 
@@ -56,8 +57,10 @@ class Post:
     def queue(self, s: Session, template: str, ctx: dict[str, Any], *, kind: str, to: str,
               title: str, now: datetime, game_id: str | None, folder: str | None = None,
               reply_to: str | None = None, in_reply_to: str | None = None,
-              references: Sequence[str] = (), version: int | None = None) -> None:
-        """Render `template` with `ctx` and queue it. A mail of a game has the game's
+              references: Sequence[str] = (), version: int | None = None,
+              image: bytes | None = None) -> None:
+        """Render `template` with `ctx` and queue it (with `image`, the inline picture
+        its HTML shows). A mail of a game has the game's
         subject (`game_subject`; `title` then only names what the mail is about in
         the template) and continues the recipient's thread of the game (`thread_of`);
         any other mail has `title` as its subject."""
@@ -69,7 +72,7 @@ class Post:
         s.add(make_mail(self.cfg, game_id=game_id, kind=kind, to=to, subject=mail_subject,
                         text=text, html=html, now=now, reply_to=reply_to,
                         in_reply_to=in_reply_to, references=references, thread=thread,
-                        version=version))
+                        version=version, image=image))
 
     def reply_to(self, seat: Seat) -> str:
         return self.cfg.reply_address(seat.token)
@@ -170,6 +173,7 @@ def _status(post: Post, s: Session, row: Game, seat: Seat, loaded: Loaded, now: 
             in_reply_to: str | None, references: Sequence[str], notice: str) -> None:
     presenter, state = loaded.rules.presenter, loaded.state
     view = loaded.view(seat.seat)
+    picture = board_png(presenter, view)
     ctx = status_context(view, game_id=row.id,
                          changes=changes_for(loaded, loaded.events[seat.mailed_version:],
                                              seat.seat),
@@ -179,11 +183,12 @@ def _status(post: Post, s: Session, row: Game, seat: Seat, loaded: Loaded, now: 
                          position=head(state.version, digest),
                          undo_line=undo_line(loaded.rules.grammar, loaded.names, tracker,
                                              seat.seat),
-                         presenter=presenter)
+                         presenter=presenter, picture=picture is not None)
     post.queue(s, "status", ctx, kind="status", to=seat.email, game_id=row.id,
                title=presenter.headline(view, seat.name), now=now,
                folder=presenter.template_dir, reply_to=post.reply_to(seat),
-               in_reply_to=in_reply_to, references=references, version=state.version)
+               in_reply_to=in_reply_to, references=references, version=state.version,
+               image=picture)
 
 
 DIGEST_NOTICE = N_("Your daily digest: every move since your last mail.")

@@ -47,7 +47,7 @@ from .headers import (
     clean_text,
     is_header_name,
 )
-from .mime import Outgoing, compose, read_back
+from .mime import IMAGE_CID, Outgoing, compose, read_back
 from .presenter import Presenter
 from .registry import presenter_for
 from .store import OutMail, Store, as_utc, claim_due, release_claim
@@ -160,9 +160,11 @@ def when(dt: datetime | None, tz: str) -> tuple[str, str]:
 def status_context(view: Any, *, game_id: str, changes: Sequence[str], echo: Sequence[str],
                    legal: Sequence[str], deadline: datetime | None, tz: str,
                    ignored: Sequence[str] = (), notice: str = "", position: str = "",
-                   undo_line: str = "", presenter: Presenter | None = None) -> dict[str, Any]:
+                   undo_line: str = "", presenter: Presenter | None = None,
+                   picture: bool = False) -> dict[str, Any]:
     """Everything the status templates show, from one seat's view: the shared part
-    here, the game's own from its presenter (None: the default game's)."""
+    here, the game's own from its presenter (None: the default game's). `picture`:
+    the mail carries the board's picture (`board_cid` names it, else "")."""
     presenter = presenter or presenter_for(None)
     utc, local = when(deadline, tz)
     return {
@@ -171,6 +173,7 @@ def status_context(view: Any, *, game_id: str, changes: Sequence[str], echo: Seq
         "echo": list(echo), "ignored": list(ignored), "notice": notice,
         "deadline_utc": utc, "deadline_local": local, "undo_line": undo_line,
         "changes": list(changes), "legal": list(legal),
+        "board_cid": IMAGE_CID if picture else "",
         **presenter.status_context(view),
     }
 
@@ -231,14 +234,16 @@ def stored_address(to: str) -> str:
 def make_mail(cfg: Config, *, game_id: str | None, kind: str, to: str, subject: str,
               text: str, html: str, now: datetime, reply_to: str | None = None,
               in_reply_to: str | None = None, references: Iterable[str] = (),
-              thread: Sequence[str] = (), version: int | None = None) -> OutMail:
+              thread: Sequence[str] = (), version: int | None = None,
+              image: bytes | None = None) -> OutMail:
     """An outbox row, ready to queue; its Message-ID is fixed now, so a resend after a
     crash carries the same id. `version`: the game version the mail shows. `thread`:
     the first and the previous mail of the recipient's thread (`thread_of`): the mail
     answers `in_reply_to`, or else the previous mail, and its References run from the
     thread's first mail through the previous one, `references` and `in_reply_to`,
-    each once. Every header value is cleaned (`pbem.headers`): a malformed
-    In-Reply-To or reference is dropped, never copied."""
+    each once. `image`: the HTML's inline picture (PNG bytes, `pbem.mime.IMAGE_CID`).
+    Every header value is cleaned (`pbem.headers`): a malformed In-Reply-To or
+    reference is dropped, never copied."""
     headers: dict[str, str] = {}
     if reply_to and (reply := clean_address(reply_to)):
         headers["Reply-To"] = reply
@@ -255,7 +260,8 @@ def make_mail(cfg: Config, *, game_id: str | None, kind: str, to: str, subject: 
     return OutMail(message_id=new_message_id(cfg, kind, game_id, version), game_id=game_id,
                    kind=kind, to_addr=stored_address(to),
                    subject=clean_subject(subject), text=text, html=html,
-                   headers=json.dumps(headers), next_attempt=now, created=now)
+                   headers=json.dumps(headers), image=image or None, next_attempt=now,
+                   created=now)
 
 
 class UnsendableMail(PbemError):
@@ -322,7 +328,8 @@ def message_headers(cfg: Config, row: OutMail) -> list[tuple[str, str]]:
 
 def to_message(cfg: Config, row: OutMail) -> Outgoing:
     """The mail of an outbox row: multipart/alternative, plain text first (plain text
-    alone when the row has no HTML), built once as the bytes the transports send
+    alone when the row has no HTML; the HTML with the row's inline picture in a
+    multipart/related), built once as the bytes the transports send
     (`pbem.mime`) and read back: it must come back with exactly the headers it was
     given (no value folded into a new header).
 
@@ -332,7 +339,8 @@ def to_message(cfg: Config, row: OutMail) -> Outgoing:
     """
     headers = message_headers(cfg, row)
     fields = dict(headers)
-    msg = read_back(compose(headers, row.text, row.html), [fields["To"]], fields["Message-ID"])
+    raw = compose(headers, row.text, row.html, row.image or b"")
+    msg = read_back(raw, [fields["To"]], fields["Message-ID"])
     body = ["content-type"] if row.html else ["content-type", "content-transfer-encoding"]
     if [k.lower() for k in msg.keys()] != [*(k.lower() for k, _ in headers), "mime-version",
                                            *body]:

@@ -3,7 +3,8 @@
 The moderator decides, stores and routes mails for any game through the engine's
 `Game` protocol; the words are the game's own. A `Presenter` gives them: a line per
 event, the legal commands in short, the game's part of the status mail, the text
-board, and the demo's scripted moves. Each game's status template lives in its own
+board, and the demo's scripted moves; optionally a picture of the board
+(`board_png`). Each game's status template lives in its own
 folder, `templates/<template_dir>/`, beside the shared ones in `templates/` (an
 absolute `template_dir` names a folder elsewhere, as a game outside pbem needs).
 
@@ -76,3 +77,13 @@ class Presenter(Protocol):
     def demo_command(self, state: Any, seat: int, rng: random.Random) -> Any:
         """A scripted player's move: a random legal command of `seat`."""
         ...
+
+
+def board_png(presenter: Presenter, view: Any) -> bytes | None:
+    """The presenter's picture of the board in `view` as PNG bytes, for the status
+    mail's inline image and `pbem show --png`: None for a game without one.
+
+    Optional: a presenter may define `board_png(view) -> bytes | None`; the same view
+    must give the same bytes, and the picture shows only what `view` holds."""
+    draw = getattr(presenter, "board_png", None)
+    return draw(view) if draw is not None else None

@@ -238,6 +238,8 @@ class OutMail(SQLModel, table=True):
     text: str = Field(sa_column=Column(Text, nullable=False))
     html: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
     headers: str = Field(default="{}", sa_column=Column(Text, nullable=False, default="{}"))
+    # The HTML part's inline picture (PNG, `pbem.mime.IMAGE_CID`), if it has one.
+    image: bytes | None = Field(default=None, sa_column=Column(LargeBinary, nullable=True))
     status: str = Field(default="pending", index=True)  # pending | sent | failed
     attempts: int = 0
     next_attempt: datetime = _ts(nullable=False)

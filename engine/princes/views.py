@@ -26,6 +26,8 @@ class PlayerView:
     name: str
     fame: int
     florins: int | None  # None: hidden from this viewer
+    # One entry per tile placed, with the cells it covers: which cells form one
+    # building or landscape (two towers side by side are two entries).
     buildings: tuple[tuple[str, tuple[str, ...]], ...]
     landscapes: tuple[tuple[str, tuple[str, ...]], ...]
     freedoms: tuple[str, ...]
@@ -97,7 +99,9 @@ class View:
     fame_for_money: bool = True  # fame may be sold (not with the expansion)
 
 
-_LETTERS = {
+# The letter of each building and landscape in `PlayerView.grid` (P: the Palazzo,
+# '.': an empty cell).
+GRID_LETTERS = {
     "university": "U", "laboratory": "L", "workshop": "W", "library": "B", "opera": "O",
     "studio": "S", "hospital": "H", "theater": "T", "tower": "R", "chapel": "C",
     "forest": "f", "lake": "l", "park": "p",
@@ -115,7 +119,7 @@ def grid_rows(grid: Grid, buildings: Iterable[tuple[str, tuple[str, ...]]],
             cells[i] = "P"
     for name, cs in (*buildings, *landscapes):
         for c in cs:
-            cells[grid.cell_index(c)] = _LETTERS.get(name, "?")
+            cells[grid.cell_index(c)] = GRID_LETTERS.get(name, "?")
     return tuple("".join(cells[r * w:(r + 1) * w]) for r in reversed(range(h)))
 
 

@@ -16,6 +16,7 @@ from engine.princes.views import View
 
 from . import context
 from .describe import describe_event, summarise_commands
+from .picture import board_png
 from .render_text import full_view, render_view, view_to_json
 
 
@@ -58,6 +59,10 @@ class PrincesPresenter:
 
     def render_text(self, view: View) -> str:
         return render_view(view)
+
+    def board_png(self, view: View) -> bytes:
+        """Every principality as a PNG picture (`pbem.princes.picture`)."""
+        return board_png(view)
 
     def full_view(self, state: State) -> View:
         return full_view(state)

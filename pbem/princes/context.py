@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.princes.views import View
 
+from . import board
 from .render_text import lot_text, stacks_text
 
 
@@ -63,14 +64,7 @@ CARDS_LEGEND = "cards: professions + bonus (b) + prestige (p) cards in hand"
 
 
 def _grid_lines(view: View) -> list[str]:
-    cols = "abcdefg"
-    width = 12
-    lines = ["   " + "".join(p.name[:width - 1].ljust(width) for p in view.players)]
-    for r, _row in enumerate(view.players[0].grid if view.players else ()):
-        num = 7 - r
-        lines.append(f"{num}  " + "".join(p.grid[r].ljust(width) for p in view.players))
-    lines.append("   " + "".join(cols.ljust(width) for _ in view.players))
-    return lines
+    return board.text_lines(view)
 
 
 def status_context(view: View) -> dict[str, Any]:
@@ -124,6 +118,8 @@ def status_context(view: View) -> dict[str, Any]:
             "dealt": me.dealt or (),
         },
         "players": players, "grid_lines": _grid_lines(view), "supply": supply,
+        "board_legend": board.legend_lines(), "boards": board.html_boards(view),
+        "board_kinds": board.html_legend(),
     }
 
 

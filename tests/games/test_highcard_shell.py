@@ -119,6 +119,10 @@ def test_show_renders_a_log_through_the_presenter(tmp_path: Path) -> None:
     assert [p["hand"] is None for p in data["view"]["players"]] == [True, False, True]
     end = cli("show", str(path))
     assert "Game over after round 3: won by" in end
+    # its presenter draws no picture of a board: --png is a usage error
+    result = runner.invoke(app, ["show", str(path), "--png", str(tmp_path / "hc.png")])
+    assert result.exit_code == 2 and "no picture of its board" in result.output
+    assert not (tmp_path / "hc.png").exists()
 
 
 # --------------------------------------------------------------------------- moderated
@@ -196,6 +200,10 @@ def test_a_whole_game_by_mail_renders_every_mail_and_leaks_no_card(moderated) ->
     assert {str(m["Subject"]) for m in sent} == {f"[{game_id}] {GAME.title}"}
     for m in sent:
         assert _text(m).strip() and _html(m).strip()
+        # no picture of a board: no inline part, no cid
+        assert [p.get_content_type() for p in m.walk()] == \
+            ["multipart/alternative", "text/plain", "text/html"]
+        assert "cid:" not in _html(m)
     winners = ", ".join(NAMES[w] for w in state.winners)
     last = _text(status[-1])
     assert winners in last.splitlines()[0] and "The seed of this game" in last

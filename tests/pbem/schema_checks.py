@@ -121,6 +121,7 @@ def upgrade_to_game_name_in_place(url: str, game_id: str) -> None:
     assert after.pop("pbem_snapshot") == []  # 0006's, empty until a game's next commit
     assert [x.pop("mail") for x in after["pbem_seat"]] == ["every"] * 3  # 0007's default
     assert [x.pop("language") for x in after["pbem_seat"]] == ["en"] * 3  # 0008's default
+    assert {m.pop("image") for m in after["pbem_outbox"]} == {None}  # 0009: no picture
     before.pop(VERSION_TABLE)
     assert after == before and before["pbem_event"] and before["pbem_outbox"]
     with store.read() as s:
@@ -188,6 +189,7 @@ def upgrade_gives_every_seat_every(url: str) -> None:
     after = rows_of(store.engine)
     assert [x.pop("mail") for x in after["pbem_seat"]] == ["every"] * len(PLAYERS)
     assert [x.pop("language") for x in after["pbem_seat"]] == ["en"] * len(PLAYERS)
+    assert {m.pop("image") for m in after["pbem_outbox"]} == {None}  # 0009: no picture
     after.pop(VERSION_TABLE)
     before.pop(VERSION_TABLE)
     assert after == before
@@ -217,6 +219,7 @@ def upgrade_gives_every_seat_english(url: str) -> None:
     assert schema_diff(store.engine) == []
     after = rows_of(store.engine)
     assert [x.pop("language") for x in after["pbem_seat"]] == ["en"] * len(PLAYERS)
+    assert {m.pop("image") for m in after["pbem_outbox"]} == {None}  # 0009: no picture
     after.pop(VERSION_TABLE)
     before.pop(VERSION_TABLE)
     assert after == before
