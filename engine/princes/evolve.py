@@ -308,6 +308,7 @@ def _on_work_completed(s: State, e: WorkCompleted) -> None:
     hand.remove(e.profession)
     p.hand = tuple(hand)
     p.table = (*p.table, e.profession)
+    p.work_values = (*p.work_values, (e.profession, e.wv))
     if e.bonuses:
         spent = set(e.bonuses)
         p.bonus_hand = tuple(b for b in p.bonus_hand if b not in spent)

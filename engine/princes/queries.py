@@ -8,8 +8,10 @@ from collections.abc import Iterable
 from engine import decks
 from engine.errors import IllegalMoveError, article
 
+from .characters import extra_wv
 from .commands import AddFreedoms, Deal, Draw
 from .ruleset import FREEDOMS, LANDSCAPE_LOT, LANDSCAPES, Rules
+from .scoring import bonus_value, prestige_points, work_value
 from .state import CHANCE, CHANCE_KINDS, FREEDOMS_DUE, Pending, Player, State, replace
 
 
@@ -117,6 +119,50 @@ def played(p: Player, profession: str, bonuses: Iterable[str]) -> Player:
         p, hand=tuple(hand), table=(*p.table, profession),
         bonus_hand=tuple(b for b in p.bonus_hand if b not in spent),
     )
+
+
+def bidders(state: State) -> tuple[int, ...]:
+    """The seats that may still bid on the lot out, the next to bid first: in the
+    auction phase, not the high bidder, not passed on this lot, able to take it (the
+    order and the tests of `evolve`'s next bidder)."""
+    lot = state.lot
+    if state.phase != "auction" or lot is None:
+        return ()
+    n = len(state.players)
+    first = state.high if state.turn is None else state.turn - 1
+    assert first is not None
+    out = []
+    for i in range(1, n + 1):
+        s = (first + i) % n
+        if s != state.high and s not in state.passed and state.in_auction(s) \
+                and can_acquire(state, s, lot):
+            out.append(s)
+    return tuple(out)
+
+
+def hand_work_values(state: State, seat: int) -> tuple[tuple[str, int], ...]:
+    """The work value each profession in the seat's hand would reach in a work now,
+    with no bonus card, as `actions` counts it (the Muse's extra included)."""
+    p = state.players[seat]
+    extra = extra_wv(state, seat)
+    return tuple((prof, work_value(state.rules, played(p, prof, ()), prof, ()) + extra)
+                 for prof in dict.fromkeys(p.hand))
+
+
+def hand_bonus_values(state: State, seat: int) -> tuple[tuple[str, int], ...]:
+    """What each bonus card in the seat's hand would add to a work completed now (the
+    same for every profession: one card moves from hand to table)."""
+    p = state.players[seat]
+    if p.hand:
+        p = played(p, p.hand[0], ())
+    return tuple((b, bonus_value(state.rules, p, b)) for b in p.bonus_hand)
+
+
+def hand_prestige_values(state: State, seat: int) -> tuple[tuple[str, int], ...]:
+    """The fame each prestige card in the seat's hand would score if the game ended
+    now (the holder's own card, against everyone's public display)."""
+    return tuple((c, prestige_points(state.rules, state.players, seat, c))
+                 for c in state.players[seat].prestige_hand)
 
 
 def chance_due(state: State) -> Pending | None:

@@ -52,6 +52,7 @@ class BonusCard:
     per: int
     counts: tuple[str, ...]  # +per for each of these things
     distinct: tuple[str, ...] = ()  # +per for each of these things present at all
+    text: str = ""  # the card as players read it
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +63,7 @@ class PrestigeCard:
     thresholds: Mapping[str, int]  # for at-least
     full: int
     tie: int
+    text: str = ""  # the card as players read it
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +77,7 @@ class CourtRules:
     bid_step: int
     spaces: Mapping[str, tuple[int, int]]
     princess: Mapping[str, int]  # the Princess's work value per landscape, builder ...
+    texts: Mapping[str, str]  # each character's effect as players read it
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +217,7 @@ def _court(data: Mapping[str, Any], expansion: str) -> CourtRules | None:
     return CourtRules(spec["banker_start"], spec["banker_growth"], step,
                       _frozen({c: (low * step, high * step)
                                for c, (low, high) in spec["spaces"].items()}),
-                      _frozen(spec["princess"]))
+                      _frozen(spec["princess"]), _frozen(spec.get("texts", {})))
 
 
 def parse_rules(data: Mapping[str, Any], variant: str = STANDARD,
@@ -238,21 +241,22 @@ def parse_rules(data: Mapping[str, Any], variant: str = STANDARD,
     }
     bonus = {
         name: BonusCard(name, spec["per"], tuple(spec.get("counts", ())),
-                        tuple(spec.get("distinct", ())))
+                        tuple(spec.get("distinct", ())), spec.get("text", ""))
         for name, spec in data["bonus"].items()
     }
     prestige: dict[str, PrestigeCard] = {}
     for name, spec in data["prestige"].items():
         if "most" in spec:
-            card = PrestigeCard(name, "most", spec["most"], _frozen({}), spec["full"], spec["tie"])
+            card = PrestigeCard(name, "most", spec["most"], _frozen({}), spec["full"], spec["tie"],
+                                spec.get("text", ""))
         elif "fewest" in spec:
             card = PrestigeCard(
-                name, "fewest", spec["fewest"], _frozen({}), spec["full"], spec["tie"]
-            )
+                name, "fewest", spec["fewest"], _frozen({}), spec["full"], spec["tie"],
+                spec.get("text", ""))
         else:
             card = PrestigeCard(
-                name, "at-least", "", _frozen(spec["at-least"]), spec["full"], spec["full"]
-            )
+                name, "at-least", "", _frozen(spec["at-least"]), spec["full"], spec["full"],
+                spec.get("text", ""))
         prestige[name] = card
     sizes = data["sizes"]
     tiles = {**{b: sizes[size] for b, size in data["buildings"].items()},

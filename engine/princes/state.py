@@ -53,6 +53,8 @@ class Player:
     builders: int = 0
     occupied: int = 0  # grid cells covered by tiles (bitmask, Palazzo excluded)
     building_cells: int = 0  # grid cells covered by buildings (bitmask)
+    # (profession, work value) of each work completed, in order: for the display
+    work_values: tuple[tuple[str, int], ...] = ()
     # This round:
     actions: int = 0
     used: Mapping[str, int] = field(default_factory=dict)  # action kind -> times this round

@@ -16,8 +16,39 @@ from . import characters
 from .court import CHARACTERS
 from .events import Event, redact
 from .grid import Grid
-from .queries import to_act
-from .state import CHANCE, FREEDOMS_DUE, State
+from .queries import (
+    bidders,
+    hand_bonus_values,
+    hand_prestige_values,
+    hand_work_values,
+    to_act,
+)
+from .ruleset import Rules
+from .state import CHANCE, FREEDOMS_DUE, Player, State
+
+
+@dataclass(frozen=True, slots=True)
+class ProfessionView:
+    """A profession in the viewer's hand: what its work needs (the rules' card) and
+    the work value it would reach now, with no bonus card."""
+
+    name: str
+    building: str
+    landscape: str
+    freedom: str
+    wv: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardView:
+    """A bonus or prestige card in the viewer's hand: its text (the rules data) and
+    its value now (what a bonus card adds to a work now; the fame a prestige card
+    would score if the game ended now)."""
+
+    deck: str
+    name: str
+    text: str
+    value: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +79,9 @@ class PlayerView:
     grid: tuple[str, ...]  # rows from top (7) to bottom (1)
     actions_left: int = 0  # in the action phase, before the turn is over (public)
     works_left: int = 0  # works among those actions (the rules' limit on works)
+    works: tuple[tuple[str, int], ...] = ()  # `table` with each work's value (public)
+    professions: tuple[ProfessionView, ...] | None = None  # own only: the hand's works
+    cards: tuple[CardView, ...] | None = None  # own only: bonus, then prestige cards
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +103,7 @@ class CharacterView:
     bidder: str | None  # whose marker lies on it in the character auction
     bid: int
     money: int  # florins on it (the Banker)
+    text: str = ""  # its effect, from the rules data
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +132,8 @@ class View:
     landscape_lot: bool = False  # the landscapes are auctioned as one lot (2 players)
     characters: tuple[CharacterView, ...] = ()  # with The Muse and the Princess
     fame_for_money: bool = True  # fame may be sold (not with the expansion)
+    bidders: tuple[str, ...] = ()  # who may still bid on the lot out, the next first
+    next_bid: int = 0  # the only legal bid on the lot out (the price plus the raise)
 
 
 # The letter of each building and landscape in `PlayerView.grid` (P: the Palazzo,
@@ -134,6 +171,7 @@ def view_for(state: State, seat: int | None) -> View:
             florins=p.florins if own or state.money_open else None,
             buildings=p.buildings, landscapes=p.landscapes, freedoms=p.freedoms,
             jesters=p.jesters, builders=p.builders, table=p.table, recruiters=p.recruiters,
+            works=_works(p),
             recruiting=p.recruiting, hand_count=len(p.hand),
             bonus_count=len(p.bonus_hand), prestige_count=len(p.prestige_hand),
             hand=p.hand if own else None, bonus_hand=p.bonus_hand if own else None,
@@ -142,6 +180,8 @@ def view_for(state: State, seat: int | None) -> View:
             best_wv=p.best_wv, actions=p.actions,
             grid=grid_rows(state.rules.grid, p.buildings, p.landscapes),
             **_left(state, i),
+            professions=_professions(state, i) if own else None,
+            cards=_cards(state, i) if own else None,
         ))
     pending = None
     if state.pending is not None:
@@ -165,6 +205,8 @@ def view_for(state: State, seat: int | None) -> View:
         version=state.version, building_costs=state.rules.building_cost,
         landscape_lot=state.rules.landscape_lot,
         characters=_characters(state), fame_for_money=state.rules.fame_for_money,
+        bidders=tuple(names[b] for b in bidders(state)),
+        next_bid=state.price + state.rules.raise_step if state.lot is not None else 0,
     )
 
 
@@ -181,6 +223,31 @@ def _left(state: State, seat: int) -> dict[str, int]:
     return {"actions_left": actions, "works_left": min(works, actions)}
 
 
+def _works(p: Player) -> tuple[tuple[str, int], ...]:
+    """The works on the player's table with the value each was completed at (the
+    last work with that profession: a recruited card may come back to the table)."""
+    values = dict(p.work_values)
+    return tuple((prof, values.get(prof, 0)) for prof in p.table)
+
+
+def _professions(state: State, seat: int) -> tuple[ProfessionView, ...]:
+    """The professions in the seat's own hand: each card's needs (the rules data) and
+    the work value it would reach now."""
+    cards = state.rules.professions
+    return tuple(ProfessionView(name, cards[name].building, cards[name].landscape,
+                                cards[name].freedom, wv)
+                 for name, wv in hand_work_values(state, seat))
+
+
+def _cards(state: State, seat: int) -> tuple[CardView, ...]:
+    """The bonus and prestige cards in the seat's own hand: text and value now."""
+    rules: Rules = state.rules
+    return (*(CardView("bonus", name, rules.bonus[name].text, value)
+              for name, value in hand_bonus_values(state, seat)),
+            *(CardView("prestige", name, rules.prestige[name].text, value)
+              for name, value in hand_prestige_values(state, seat)))
+
+
 def _characters(state: State) -> tuple[CharacterView, ...]:
     court = state.court
     if court is None:
@@ -194,7 +261,8 @@ def _characters(state: State) -> tuple[CharacterView, ...]:
             c, names[holder] if holder is not None else None,
             names[marker[0]] if marker is not None else None,
             marker[1] if marker is not None else 0,
-            court.banker if c == "banker" else 0))
+            court.banker if c == "banker" else 0,
+            state.rules.court.texts.get(c, "") if state.rules.court is not None else ""))
     return tuple(out)
 
 

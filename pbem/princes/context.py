@@ -7,8 +7,8 @@ from typing import Any
 
 from engine.princes.views import View
 
-from . import board
-from .render_text import lot_text, stacks_text
+from . import board, situation
+from .render_text import stacks_text
 
 
 def headline(view: View, viewer: str | None) -> str:
@@ -23,7 +23,9 @@ def headline(view: View, viewer: str | None) -> str:
     return f"{where} — {', '.join(acting)} to act" if acting else where
 
 
-def turn_line(view: View, viewer: str | None) -> str:
+def turn_line(view: View, viewer: str | None, phase: bool = True) -> str:
+    """Whose turn it is, with the phase unless `phase` is false (a status mail says
+    the phase in its round line)."""
     if view.phase == "over":
         return "The game is over. " + headline(view, viewer).removeprefix("game over: ") + "."
     if view.phase == "keep":
@@ -31,16 +33,15 @@ def turn_line(view: View, viewer: str | None) -> str:
         mine = " It is your turn: keep 3 of your 4 professions." if viewer in view.to_act else ""
         return f"Setup: waiting for {waiting} to keep their professions.{mine}"
     if viewer is not None and viewer in view.to_act:
-        return f"It is your turn ({view.phase} phase)."
-    return f"Waiting for {', '.join(view.to_act) or 'nobody'} ({view.phase} phase)."
+        return f"It is your turn ({view.phase} phase)." if phase else "It is your turn."
+    waiting = ", ".join(view.to_act) or "nobody"
+    return f"Waiting for {waiting} ({view.phase} phase)." if phase else f"Waiting for {waiting}."
 
 
 def round_line(view: View) -> str:
-    """Round N of the rules' rounds, the phase and the round's minimum work value."""
-    if view.phase == "over" or view.round == 0:
-        return ""
-    return (f"Round {view.round} of {view.rounds}, {view.phase} phase; a work needs a "
-            f"work value of at least {view.min_wv} this round.")
+    """Round N of the rules' rounds, the phase in words and the round's minimum work
+    value (`situation.round_line`)."""
+    return situation.round_line(view)
 
 
 def left_line(view: View) -> str:
@@ -94,9 +95,7 @@ def status_context(view: View) -> dict[str, Any]:
         elif pd.kind == "place":
             who = "You" if pd.player == me.name else pd.player
             pending_line = f"{who} must place the {pd.tile} just won."
-    auction_line = ""
-    if view.lot is not None:
-        auction_line = f"Auction: the {lot_text(view)}, highest bid {view.price} by {view.high}."
+    auction_line = situation.auction_line(view)
     characters_line = ""
     if view.characters:
         characters_line = "Characters: " + "; ".join(_character(c) for c in view.characters)
@@ -106,7 +105,8 @@ def status_context(view: View) -> dict[str, Any]:
         "freedoms " + ", ".join(f"{k} {v}" for k, v in view.freedoms_left),
     ])
     return {
-        "headline": headline(view, me.name), "turn_line": turn_line(view, me.name),
+        "headline": headline(view, me.name),
+        "turn_line": turn_line(view, me.name, phase=not round_line(view)),
         "pending_line": pending_line, "auction_line": auction_line,
         "characters_line": characters_line,
         "round_line": round_line(view), "left_line": left_line(view),
@@ -120,6 +120,7 @@ def status_context(view: View) -> dict[str, Any]:
         "players": players, "grid_lines": _grid_lines(view), "supply": supply,
         "board_legend": board.legend_lines(), "boards": board.html_boards(view),
         "board_kinds": board.html_legend(),
+        **situation.situation(view),
     }
 
 

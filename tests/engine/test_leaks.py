@@ -36,7 +36,7 @@ from engine.princes.views import View, events_visible_to, view_for
 GAMES = [(n, seed) for n in (3, 4, 5) for seed in range(3)]
 CARD_NAMES = frozenset((*STANDARD_RULES.professions, *STANDARD_RULES.bonus,
                         *STANDARD_RULES.prestige))
-SECRET_FIELDS = ("hand", "bonus_hand", "prestige_hand", "dealt")
+SECRET_FIELDS = ("hand", "bonus_hand", "prestige_hand", "dealt", "professions", "cards")
 
 
 def strings(obj: Any) -> Iterator[str]:

@@ -44,9 +44,11 @@ def test_the_mail_states_the_round_of_the_rules_rounds_and_its_minimum_work_valu
             continue
         text, html = _mail(state, 0)
         rules = state.rules
-        line = (f"Round {state.round} of {rules.rounds}, {state.phase} phase; a work needs a "
-                f"work value of at least {rules.min_wv[state.round - 1]} this round.")
+        line = (f"Round {state.round} of {rules.rounds}, {state.phase} phase (")
+        minimum = (f"A work needs a work value of at least {rules.min_wv[state.round - 1]} "
+                   "this round.")
         assert line in text and line in html
+        assert minimum in text and minimum in html
         seen.add(state.round)
     assert len(seen) == states[-1].rules.rounds
 
