@@ -4,7 +4,8 @@
 #  1. creates .venv if missing and installs the project with its test extras (again only when
 #     pyproject.toml or the set of packages changed);
 #  2. installs (apt) and starts Postfix + Dovecot + PostgreSQL on loopback, each run with its own
-#     state dirs and free ports, so concurrent runs don't collide; stopped again on exit;
+#     state dirs and free ports, so concurrent runs don't collide; stopped again on exit; and
+#     installs (apt) Debian's Chromium, which the browser tests (tests/browser) lay mails out in;
 #  3. runs ruff check ., mypy, then python -m pytest "$@";
 #  4. builds the engine's hot modules with mypyc into a second venv (.venv-mypyc: a regular, not
 #     editable, install from a copy of the sources, rebuilt only when a source file changed) and
@@ -19,7 +20,9 @@
 #   PBEM_SKIP_LINT=1   skip ruff and mypy (quicker local iterations)
 #   PBEM_KEEP_STACK=1  keep the per-run server dirs (configs, logs, Maildirs) after the run
 #   PBEM_SKIP_MYPYC=1  skip step 4, the compiled build and its tests (quicker local iterations)
-# The servers need root (CI runs as root); without root use PBEM_NO_SERVERS=1.
+#   PBEM_CHROMIUM=PATH the Chromium the browser tests use (default /usr/bin/chromium, from apt)
+# The servers need root (CI runs as root); without root use PBEM_NO_SERVERS=1. Without root and
+# without /usr/bin/chromium the browser tests skip, except in CI (CI=true), where they fail.
 set -Eeuo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -109,6 +112,22 @@ start_servers() {
   log "servers started ($(since "$t")): SMTP $MAILSTACK_SMTP_PORT, IMAP $MAILSTACK_IMAP_PORT, PostgreSQL $PGSTACK_PORT"
 }
 
+ensure_chromium() {  # Debian's Chromium for tests/browser (never `playwright install`)
+  local t=$EPOCHREALTIME
+  if [[ -n ${PBEM_CHROMIUM:-} || -x /usr/bin/chromium ]]; then return 0; fi
+  if [[ $(id -u) != 0 ]]; then
+    log "no /usr/bin/chromium and not root: the browser tests skip (apt-get install chromium)"
+    return 0
+  fi
+  if DEBIAN_FRONTEND=noninteractive apt-get update -qq \
+     && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+       chromium >/dev/null; then
+    log "chromium installed ($(since "$t"))"
+  else
+    log "apt-get install chromium failed: the browser tests skip (in CI they fail)"
+  fi
+}
+
 # --- 4. the compiled build (mypyc), run after 3 -------------------------------------------------
 # The tests that compare results: the in-place fold against the event-sourced one, replays against
 # their recorded outcomes, the golden rule cases, and the game contracts.
@@ -191,6 +210,7 @@ if [[ ${PBEM_NO_SERVERS:-0} == 1 ]]; then
 else
   start_servers
 fi
+ensure_chromium
 
 # --- 3. lint, types, tests ----------------------------------------------------------------------
 lint_rc=0
