@@ -46,6 +46,40 @@ NAMES = (
 )
 
 
+CARD_TEXTS = (
+    # the text of each bonus, prestige and character card (the English is the rules
+    # data's `text`; a catalogue entry is the card's code, context "card text")
+    NP_("card text", "per-building"), NP_("card text", "per-large-building"),
+    NP_("card text", "per-medium-and-forest"), NP_("card text", "per-small-and-landscape"),
+    NP_("card text", "per-building-size"), NP_("card text", "per-landscape"),
+    NP_("card text", "per-forest"), NP_("card text", "per-lake"),
+    NP_("card text", "per-park"), NP_("card text", "per-freedom"),
+    NP_("card text", "per-jester"), NP_("card text", "per-jester-and-freedom"),
+    NP_("card text", "per-builder"), NP_("card text", "per-builder-and-lake"),
+    NP_("card text", "per-prestige"), NP_("card text", "per-prestige-and-freedom"),
+    NP_("card text", "per-landscape-type"), NP_("card text", "per-category"),
+    NP_("card text", "per-hand-card"), NP_("card text", "per-table-card"),
+    NP_("card text", "most-buildings"), NP_("card text", "two-large-buildings"),
+    NP_("card text", "fewest-empty"), NP_("card text", "all-landscape-types"),
+    NP_("card text", "most-landscapes"), NP_("card text", "most-forests"),
+    NP_("card text", "most-lakes"), NP_("card text", "all-freedoms"),
+    NP_("card text", "4-buildings-2-freedoms-4-works"), NP_("card text", "most-jesters"),
+    NP_("card text", "most-builders"), NP_("card text", "builder-jester-2-landscapes"),
+    NP_("card text", "most-works"), NP_("card text", "most-parks"),
+    NP_("card text", "banker"), NP_("card text", "cardinal"), NP_("card text", "merchant"),
+    NP_("card text", "muse"), NP_("card text", "princess"), NP_("card text", "professor"),
+)
+
+
+def card_text(card: str, english: str) -> str:
+    """A card's text in the reader's language (`english`: the rules data's, also what
+    a card the catalogue lacks shows)."""
+    if current_language() == "en":
+        return english
+    text = pgettext("card text", card)
+    return english if text == card else text
+
+
 def name(word: str) -> str:
     """A thing's name as the reader reads it, with the notation's word beside it when
     they differ ("Toren (tower)"); the word alone in English or for a name the
