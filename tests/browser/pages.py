@@ -127,7 +127,7 @@ def showcase(mails: list[Mail]) -> Mail:
     """The status mail the README shows: of the player's action turns that offer
     buildings to build, the middle one of the game."""
     turns = [m for m in mails if m.kind == "status:action" and "e.g. build " in m.text
-             and "It is your turn (action phase)." in m.text]
+             and "It is your turn" in m.text]
     return turns[len(turns) // 2]
 
 

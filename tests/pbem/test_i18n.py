@@ -160,6 +160,10 @@ def test_the_catalogues_keep_every_placeholder() -> None:
 
 @pytest.fixture(scope="module")
 def game_mails() -> tuple[Moderator, str, list[EmailMessage]]:
+    return play_in_languages()
+
+
+def play_in_languages() -> tuple[Moderator, str, list[EmailMessage]]:
     """A whole game by mail, anna in English, bas in Dutch, chris in Greek; every mail
     sent, each checked for hidden cards of others (in whatever language)."""
     mod = make_moderator()
