@@ -45,6 +45,15 @@ def extract() -> None:
         babel("extract", "-F", str(folder / f"{domain}.cfg"), *KEYWORDS, "--no-location",
               "--sort-output", "--project", "pbem", "-o", str(folder / f"{domain}.pot"),
               str(ROOT))
+        _drop_creation_date(folder / f"{domain}.pot")
+
+
+def _drop_creation_date(pot: Path) -> None:
+    """Leave the extraction time out of a template or catalogue, so that `update`
+    changes a .po only when a message changed."""
+    lines = pot.read_text("utf-8").splitlines(keepends=True)
+    pot.write_text("".join(ln for ln in lines if not ln.startswith('"POT-Creation-Date:')),
+                   "utf-8")
 
 
 def update() -> None:
@@ -57,6 +66,7 @@ def update() -> None:
             cmd = "update" if po.exists() else "init"
             babel(cmd, "-D", domain, "-i", str(folder / f"{domain}.pot"), "-d", str(folder),
                   "-l", lang, *(["--no-fuzzy-matching"] if cmd == "update" else []))
+            _drop_creation_date(po)
 
 
 def mo_bytes(po: Path) -> bytes:
