@@ -282,6 +282,9 @@ def test_error_mails_in_dutch_and_greek(mod, mailbox, smtp) -> None:
     assert "Οι εντολές σου τώρα:" in el_text and "\n  keep " in el_text
     for part in (nl_text, el_text, html_of(nl), html_of(el)):
         assert not [w for w in ENGLISH if w in part]
+    reader = ScriptedPlayer("bas", 1, BAS, random.Random(1))
+    reader.read(nl)
+    assert reader.errors == 1  # a scripted player tells an error mail in any language
 
 
 def test_the_game_over_mail_in_every_language(game_mails) -> None:
