@@ -9,7 +9,7 @@ import logging
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from engine.chain import head
 from engine.errors import NotationError
@@ -24,6 +24,7 @@ from .routing import shown_address
 from .store import (
     Game,
     Seat,
+    SeatAddress,
     StrangerReply,
     as_utc,
     get_game,
@@ -94,7 +95,9 @@ def refuse(post: Post, s: Session, parsed: ParsedMail, now: datetime, r: MailRej
     """Answer a mail that plays nothing. A registered address gets the reason; any
     other address at most one fixed refusal a day (`stranger_replies`), with a fixed
     subject."""
+    language = None
     if is_registered(s, parsed.sender):
+        language = language_of(s, parsed.sender)
         reason = r.reason
         title = parsed.subject if parsed.subject.lower().startswith("re:") \
             else f"Re: {parsed.subject}" if parsed.subject else STRANGER_SUBJECT
@@ -106,8 +109,22 @@ def refuse(post: Post, s: Session, parsed: ParsedMail, now: datetime, r: MailRej
         log.info("no reply to %s: not registered, answered within a day",
                  shown_address(parsed.sender))
         return
-    post.queue(s, "refusal", {"reason": reason}, kind="error", to=parsed.sender,
-               game_id=None, title=title[:200], now=now, **threading)
+    with speaking(language):  # the frame in the seat's language; the reason is English
+        post.queue(s, "refusal", {"reason": reason}, kind="error", to=parsed.sender,
+                   game_id=None, title=title[:200], now=now, **threading)
+
+
+def language_of(s: Session, address: str) -> str | None:
+    """The language of the newest seat an address is registered for (None: none)."""
+    seat = s.exec(select(Seat).where(Seat.email == address)
+                  .order_by(col(Seat.id).desc())).first()
+    if seat is None:
+        seat = s.exec(select(Seat).join(SeatAddress, (col(SeatAddress.game_id)
+                                                      == col(Seat.game_id))
+                                      & (col(SeatAddress.seat) == col(Seat.seat)))
+                      .where(SeatAddress.address == address)
+                      .order_by(col(Seat.id).desc())).first()
+    return seat.language if seat is not None else None
 
 
 def may_answer_stranger(post: Post, s: Session, address: str, now: datetime) -> bool:

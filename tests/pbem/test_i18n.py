@@ -377,3 +377,15 @@ def test_speaking_outside_any_mail_is_english() -> None:
             assert i18n.gettext("Your commands now") == "Your commands now"
         assert i18n.gettext("Your commands now") == "Οι εντολές σου τώρα"
     assert i18n.gettext("Your commands now") == "Your commands now"
+
+
+def test_a_refused_mail_is_answered_in_the_seats_language(mod, mailbox, smtp) -> None:
+    specs = [dataclasses.replace(p, language=LANGS[p.name]) for p in PLAYERS]
+    mod.new_game(specs, NOW, game_id="pof-ref", seed="test-seed")
+    run(mod, mailbox, smtp)
+    smtp.sent.clear()
+    send(mailbox, smtp, BAS, "@v1234567890\npass\n")  # a version no mail can answer
+    assert run(mod, mailbox, smtp).outcomes[0].status == "rejected"
+    (reply,) = smtp.to(BAS)
+    assert text_of(reply).startswith("De moderator heeft niets met je mail gedaan: ")
+    assert "Niets uit deze mail is uitgevoerd." in text_of(reply)
