@@ -389,3 +389,29 @@ def test_a_refused_mail_is_answered_in_the_seats_language(mod, mailbox, smtp) ->
     (reply,) = smtp.to(BAS)
     assert text_of(reply).startswith("De moderator heeft niets met je mail gedaan: ")
     assert "Niets uit deze mail is uitgevoerd." in text_of(reply)
+
+
+def test_an_undo_request_in_every_language(mod, mailbox, smtp) -> None:
+    specs = [dataclasses.replace(p, language=LANGS[p.name]) for p in PLAYERS]
+    game = mod.new_game(specs, NOW, game_id="pof-undo", seed="test-seed")
+    run(mod, mailbox, smtp)
+    state = state_of(mod, game)
+    for seat, addr in enumerate((ANNA, BAS, CHRIS)):
+        send(mailbox, smtp, addr, keep_line(state, seat))
+    run(mod, mailbox, smtp)
+    send(mailbox, smtp, ANNA, "open jester")
+    run(mod, mailbox, smtp)
+    smtp.sent.clear()
+    send(mailbox, smtp, ANNA, "undo")
+    run(mod, mailbox, smtp)
+    en, nl, el = (text_of(smtp.to(a)[-1]) for a in (ANNA, BAS, CHRIS))
+    assert "anna asks to take back their last command, 'open jester'" in en
+    assert "anna vraagt de laatste opdracht terug te nemen, 'open jester'" in nl
+    assert "Terugnemen gevraagd: anna vroeg 'open jester' terug te nemen" in nl
+    assert "anna: ζητά να αναιρέσει την τελευταία εντολή, 'open jester'" in el
+    assert "\n  agree\n" in nl and "\n  refuse\n" in el  # the commands stay English
+    smtp.sent.clear()
+    send(mailbox, smtp, CHRIS, "refuse")
+    run(mod, mailbox, smtp)
+    assert "chris weigerde het terugnemen van anna" in text_of(smtp.to(BAS)[-1])
+    assert "chris refused anna's undo" in text_of(smtp.to(ANNA)[-1])
