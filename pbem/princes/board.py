@@ -14,6 +14,8 @@ import textwrap
 from dataclasses import dataclass
 from functools import lru_cache
 
+from markupsafe import Markup, escape
+
 from engine.princes.views import GRID_LETTERS, PlayerView, View
 from pbem.i18n import gettext, tr
 
@@ -214,20 +216,27 @@ def _cell_style(b: Board, r: int, c: int) -> str:
 
 def html_boards(view: View) -> list[dict[str, object]]:
     """The principalities for `templates/princes/_board.html`: per board its name,
-    rows (number, cells with letter, name, colour and style) and column letters."""
+    column letters, and its rows as table rows (`rows_html`: the row's number, then
+    each cell with its colour, borders and letter)."""
     return [_html_board(b) for b in boards(view)]
 
 
 @lru_cache(maxsize=1024)
 def _html_board(b: Board) -> dict[str, object]:
-    """One board for the template (kept: the same for every seat; never changed)."""
+    """One board for the template, its 49 cells' markup written here once for every
+    seat's mail of the position (kept; never changed)."""
     rows = []
     for r, row in enumerate(b.rows):
-        cells = [{"letter": cell.kind.letter, "word": cell.kind.word,
-                  "colour": cell.kind.colour, "style": _cell_style(b, r, c)}
-                 for c, cell in enumerate(row)]
-        rows.append({"number": b.row_number(r), "cells": cells})
-    return {"name": b.name, "rows": rows, "columns": list(b.columns())}
+        cells = [f'<tr><td height="22" style="color:#777;padding-right:4px">'
+                 f"{b.row_number(r)}</td>"]
+        for c, cell in enumerate(row):
+            width = ' width="22"' if r == 0 else ""
+            colour = f' bgcolor="{cell.kind.colour}"' if cell.kind.colour != "#ffffff" else ""
+            style = _cell_style(b, r, c)
+            css = f' style="{style}"' if style else ""
+            cells.append(f"<td{width}{colour}{css}>{escape(cell.kind.letter)}</td>")
+        rows.append("".join(cells) + "</tr>\n")
+    return {"name": b.name, "columns": list(b.columns()), "rows_html": Markup("".join(rows))}
 
 
 def html_legend() -> list[dict[str, str]]:
