@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from pbem.i18n import DEFAULT, LANGUAGES  # noqa: E402
 
+CREATED = "2026-12-01 00:00+0000"  # the catalogues' creation time, fixed (_fix_creation_date)
 KEYWORDS = ["-k", "N_", "-k", "NP_:1c,2", "-k", "tr", "-k", "said"]
 
 
@@ -45,15 +46,17 @@ def extract() -> None:
         babel("extract", "-F", str(folder / f"{domain}.cfg"), *KEYWORDS, "--no-location",
               "--sort-output", "--project", "pbem", "-o", str(folder / f"{domain}.pot"),
               str(ROOT))
-        _drop_creation_date(folder / f"{domain}.pot")
+        _fix_creation_date(folder / f"{domain}.pot")
 
 
-def _drop_creation_date(pot: Path) -> None:
-    """Leave the extraction time out of a template or catalogue, so that `update`
-    changes a .po only when a message changed."""
-    lines = pot.read_text("utf-8").splitlines(keepends=True)
-    pot.write_text("".join(ln for ln in lines if not ln.startswith('"POT-Creation-Date:')),
-                   "utf-8")
+def _fix_creation_date(path: Path) -> None:
+    """Give a template or catalogue a fixed creation time (`CREATED`), so that `update`
+    changes a .po only when a message changed and a .mo is the same bytes whenever
+    it is compiled (Babel writes the time into it, and reads a missing one as now)."""
+    lines = path.read_text("utf-8").splitlines(keepends=True)
+    path.write_text("".join(f'"POT-Creation-Date: {CREATED}\\n"\n'
+                            if ln.startswith('"POT-Creation-Date:') else ln for ln in lines),
+                    "utf-8")
 
 
 def update() -> None:
@@ -66,7 +69,7 @@ def update() -> None:
             cmd = "update" if po.exists() else "init"
             babel(cmd, "-D", domain, "-i", str(folder / f"{domain}.pot"), "-d", str(folder),
                   "-l", lang, *(["--no-fuzzy-matching"] if cmd == "update" else []))
-            _drop_creation_date(po)
+            _fix_creation_date(po)
 
 
 def mo_bytes(po: Path) -> bytes:
