@@ -12,6 +12,7 @@ from sqlmodel import Session, select
 
 from .deadlines import new_deadline
 from .errors import PbemError, UnknownGameError
+from .i18n import Said, said
 from .names import check_person_name
 from .notifying import announce, status
 from .players import addresses_of, check_tz, new_token
@@ -45,7 +46,8 @@ def _check_free(s: Session, seat: Seat, addresses: Sequence[str]) -> None:
                                 f"{other.name} in game {seat.game_id}")
 
 
-def _announce(mod: Moderator, s: Session, row: Game, title: str, lines: Sequence[str],
+def _announce(mod: Moderator, s: Session, row: Game, title: str | Said,
+              lines: Sequence[str | Said],
               now: datetime, *, seats: Sequence[Seat] | None = None,
               extra_to: Sequence[str] = ()) -> None:
     announce(mod.post, s, row, mod.games.load(s, row), title, lines, now, seats=seats,
@@ -57,10 +59,10 @@ def pause(mod: Moderator, game_id: str, now: datetime, reason: str = "") -> None
         row = _active(s, game_id)
         row.paused, row.deadline = True, None
         s.add(row)
-        _announce(mod, s, row, "paused", ["The moderator paused the game." +
-                                          (f" Reason: {reason}" if reason else ""),
-                                          "Mails sent while it is paused are not applied."],
-                  now)
+        paused = said("The moderator paused the game. Reason: %(reason)s", reason=reason) \
+            if reason else said("The moderator paused the game.")
+        _announce(mod, s, row, said("paused"),
+                  [paused, said("Mails sent while it is paused are not applied.")], now)
 
 
 def resume(mod: Moderator, game_id: str, now: datetime) -> None:
@@ -69,7 +71,7 @@ def resume(mod: Moderator, game_id: str, now: datetime) -> None:
         row.paused = False
         new_deadline(row, now)
         s.add(row)
-        _announce(mod, s, row, "resumed", ["The moderator resumed the game."], now)
+        _announce(mod, s, row, said("resumed"), [said("The moderator resumed the game.")], now)
 
 
 def extend(mod: Moderator, game_id: str, hours: float, now: datetime) -> datetime:
@@ -80,8 +82,10 @@ def extend(mod: Moderator, game_id: str, hours: float, now: datetime) -> datetim
         row.deadline = base + timedelta(hours=hours)
         row.reminded = row.late_notified = False
         s.add(row)
-        _announce(mod, s, row, "deadline extended",
-                  [f"The moderator extended the deadline by {hours:g} hours."], now)
+        shown = f"{hours:g}"
+        _announce(mod, s, row, said("deadline extended"),
+                  [said("The moderator extended the deadline by %(hours)s hours.",
+                        hours=shown)], now)
         return row.deadline
 
 

@@ -150,6 +150,11 @@ def new_command(
              "(when they must act or a move concerns them, with every move since) | daily "
              "(their turns and a daily digest at $PBEM_DIGEST_HOUR UTC); NAME=SETTING for "
              "one player, a bare SETTING for all the others (repeatable)")] = None,
+    lang: Annotated[list[str] | None, typer.Option(
+        "--lang", metavar="[NAME=]LANGUAGE",
+        help="the language of a player's mails: en (English, the default) | nl (Dutch) | "
+             "el (Greek); NAME=LANGUAGE for one player, a bare LANGUAGE for all the "
+             "others (repeatable); commands stay in English")] = None,
     db: DbOption = None,
 ) -> None:
     """Start a game: deal from the seed and mail every player their first status."""
@@ -165,6 +170,7 @@ def new_command(
 
     import dataclasses
 
+    from .i18n import languages_for
     from .mail_settings import settings_for
     from .moderator import PlayerSpec
     from .store import utcnow
@@ -177,7 +183,12 @@ def new_command(
         settings = settings_for([p.name for p in specs], mail or [])
     except ValueError as e:
         raise typer.BadParameter(str(e), param_hint="--mail") from None
-    specs = [dataclasses.replace(p, mail=settings[p.name]) for p in specs]
+    try:
+        languages = languages_for([p.name for p in specs], lang or [])
+    except ValueError as e:
+        raise typer.BadParameter(str(e), param_hint="--lang") from None
+    specs = [dataclasses.replace(p, mail=settings[p.name], language=languages[p.name])
+             for p in specs]
     mod = _moderator(db)
     try:
         game_id = mod.new_game(specs, utcnow(), game_id=game_id, variant=variant, seed=seed,
@@ -308,7 +319,8 @@ def status_command(
             "paused": g.paused, "deadline": d.isoformat() if (d := as_utc(g.deadline)) else None,
             "late_policy": g.late_policy, "turn_hours": g.turn_hours,
             "players": [{"seat": x.seat, "name": x.name, "person": x.person, "email": x.email,
-                         "tz": x.tz, "mail": x.mail} for x in seats],
+                         "tz": x.tz, "mail": x.mail, "language": x.language}
+                        for x in seats],
             "outbox": outbox, "undo": undo,
         }
     if as_json:
@@ -318,7 +330,8 @@ def status_command(
     typer.echo(f"{g.id}{flags}: v{g.version}, deadline {meta['deadline'] or 'none'}, "
                f"outbox {outbox or 'empty'}")
     for x in meta["players"]:  # type: ignore[attr-defined]
-        typer.echo(f"  {x['name']}: {x['person']} <{x['email']}> {x['tz']}, mail {x['mail']}")
+        typer.echo(f"  {x['name']}: {x['person']} <{x['email']}> {x['tz']}, mail {x['mail']}, "
+                   f"language {x['language']}")
     if undo is not None:
         typer.echo(f"undo asked by {undo['asked_by']} ('{undo['command']}', back to "
                    f"v{undo['to_version']}); waiting for {', '.join(undo['waiting_for'])}")

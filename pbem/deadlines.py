@@ -23,6 +23,7 @@ from engine.protocol import CHANCE
 from engine.registry import get_game
 
 from .errors import ConflictError
+from .i18n import said
 from .loading import Loaded
 from .notifying import announce, due_digests, send_digest
 from .playing import Played
@@ -84,8 +85,8 @@ def auto_move(mod: Moderator, s: Session, row: Game, now: datetime) -> list[str]
     seats = seats_of(s, row.id)
     played = before.played(row.seed, mod.games.tracker(s, row))
     late, done = play_late(played, lambda i: _seat_name(seats, i))
-    notice = " ".join([f"The deadline passed; the moderator played for {', '.join(late)} "
-                       "(this game's policy for late players).", *played.notices])
+    notice = [said("The deadline passed; the moderator played for %(seats)s (this game's "
+                   "policy for late players).", seats=", ".join(late)), *played.notices]
     mod.record(s, row, seats, before, played, now, source="auto", notice=notice)
     return done
 
@@ -170,15 +171,16 @@ def _act(mod: Moderator, game_id: str, now: datetime, report: DeadlineReport) ->
             else:
                 game.late_notified = game.reminded = True
                 s.add(game)
-                announce(mod.post, s, game, loaded, "deadline passed",
-                         [f"The deadline passed. Still waiting for {names}.",
-                          "This game waits for late players; the moderator may "
-                          "extend the deadline or replace a player."], now)
+                announce(mod.post, s, game, loaded, said("deadline passed"),
+                         [said("The deadline passed. Still waiting for %(names)s.",
+                               names=names),
+                          said("This game waits for late players; the moderator may "
+                               "extend the deadline or replace a player.")], now)
                 report.late.append(game.id)
         else:
             game.reminded = True
             s.add(game)
-            announce(mod.post, s, game, loaded, "reminder: your turn",
-                     ["A reminder: the game is waiting for you, and the deadline is "
-                      "near."], now, seats=waiting, kind="reminder")
+            announce(mod.post, s, game, loaded, said("reminder: your turn"),
+                     [said("A reminder: the game is waiting for you, and the deadline is "
+                           "near.")], now, seats=waiting, kind="reminder")
             report.reminded.append(game.id)

@@ -27,6 +27,7 @@ from typing import TypeVar
 from notation import Grammar, grammar_for
 
 from .headers import clean_address, clean_msgids, clean_text, unmangle
+from .i18n import LANGUAGE_LINE
 from .mail_settings import MAIL_LINE
 from .replies import Line, clean_body, is_command_line, own_lines
 
@@ -70,6 +71,7 @@ class Envelope:
     commands: list[Line]
     ignored: list[Line] = field(default_factory=list)  # lines with no command word
     mail: Line | None = None  # a `mail SETTING` line (pbem.mail_settings), the last one
+    language: Line | None = None  # a `language CODE` line (pbem.i18n), the last one
 
 
 # --------------------------------------------------------------------------- headers
@@ -347,7 +349,7 @@ def command_lines(text: str, grammar: Grammar | None = None) -> list[Line]:
     return own_lines(text, grammar=grammar or grammar_for(None))
 
 
-SHELL_WORDS = ("game", "token", "mail")
+SHELL_WORDS = ("game", "token", "mail", "language")
 """The first words of the lines `split_envelope` takes out of a mail before a game's
 command lines are read (with `@vN`): no game may have them as command words
 (tests/contract checks every registered grammar)."""
@@ -359,10 +361,11 @@ _TOKEN = re.compile(r"^token\s*:?\s+([a-z0-9_-]+)$", re.IGNORECASE)
 
 
 def split_envelope(lines: list[Line], grammar: Grammar | None = None) -> Envelope:
-    """Take the `@vN`, `game ID`, `token TOKEN` and `mail SETTING` lines (the last
-    one: the player's mail setting, `pbem.mail_settings`) out of the lines, and sort
-    the rest into command lines and ignored lines (`pbem.replies.is_command_line`,
-    with `grammar`'s command words, by default the default game's).
+    """Take the `@vN`, `game ID`, `token TOKEN`, `mail SETTING` and `language CODE`
+    lines (the last two: the player's mail setting, `pbem.mail_settings`, and
+    language, `pbem.i18n`) out of the lines, and sort the rest into command lines
+    and ignored lines (`pbem.replies.is_command_line`, with `grammar`'s command
+    words, by default the default game's).
 
     Raises:
         MailRejected: a version line with more than `MAX_VERSION_DIGITS` digits.
@@ -383,6 +386,8 @@ def split_envelope(lines: list[Line], grammar: Grammar | None = None) -> Envelop
             env.token = m.group(1)
         elif MAIL_LINE.match(ln.text):
             env.mail = ln
+        elif LANGUAGE_LINE.match(ln.text):
+            env.language = ln
         elif is_command_line(ln.text, grammar=grammar):
             env.commands.append(ln)
         else:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from engine.errors import NotationError
 
+from .i18n import gettext as _
 from .playing import CommandFailed
 
 if TYPE_CHECKING:
@@ -35,13 +36,15 @@ EVERY, TURN, DAILY = "every", "turn", "daily"
 SETTINGS = (EVERY, TURN, DAILY)
 DEFAULT = EVERY
 
-DESCRIPTIONS = {
-    EVERY: "a status mail after every move",
-    TURN: "a status mail only when you must act or a move concerns you, with every "
-          "move since your last mail",
-    DAILY: "a status mail when you must act or a move concerns you, and one digest "
-           "a day of the moves since your last mail",
-}
+def _descriptions() -> dict[str, str]:
+    """What each setting does, in the current language (`pbem.i18n`)."""
+    return {
+        EVERY: _("a status mail after every move"),
+        TURN: _("a status mail only when you must act or a move concerns you, with every "
+                "move since your last mail"),
+        DAILY: _("a status mail when you must act or a move concerns you, and one digest "
+                 "a day of the moves since your last mail"),
+    }
 
 MAIL_LINE = re.compile(r"^mail\s*:?(?:\s+(\S+))?\s*$", re.IGNORECASE)
 """A line `mail SETTING` in a player's mail (`pbem.inbound.split_envelope` takes it
@@ -89,11 +92,13 @@ def mail_setting(env: Envelope) -> str | None:
 
 
 def confirmation(setting: str, hour: int) -> str:
-    """The sentence that confirms a seat's new setting."""
-    when = f" at {hour:02d}:00 UTC" if setting == DAILY else ""
-    return (f"Your mail setting is now '{setting}': {DESCRIPTIONS[setting]}{when}. "
-            "Change it with a line 'mail every', 'mail turn' or 'mail daily' in any mail "
-            "to the moderator.")
+    """The sentence that confirms a seat's new setting, in the current language."""
+    what = _descriptions()[setting]
+    if setting == DAILY:
+        what = _("%(what)s at %(hour)s UTC") % {"what": what, "hour": f"{hour:02d}:00"}
+    return _("Your mail setting is now '%(setting)s': %(what)s. Change it with a line "
+             "'mail every', 'mail turn' or 'mail daily' in any mail to the moderator."
+             ) % {"setting": setting, "what": what}
 
 
 def settings_for(names: Sequence[str], specs: Iterable[str]) -> dict[str, str]:

@@ -41,6 +41,8 @@ from .config import Config
 from .deadlines import auto_command, auto_move, waiting_for
 from .errors import ConflictError
 from .guard import Repeated
+from .i18n import Said, language_setting, speaking
+from .i18n import confirmation as language_confirmation
 from .inbound import Envelope, MailRejected, ParsedMail, parse_mail
 from .loading import Games, Loaded
 from .mail_settings import confirmation, mail_setting
@@ -126,7 +128,8 @@ class Moderator:
                                  late_policy=late_policy, require_auth=require_auth)
 
     def record(self, s: Session, row: Game, seats: Sequence[Seat], before: Loaded,
-               played: Played, now: datetime, *, source: str, notice: str = "",
+               played: Played, now: datetime, *, source: str,
+               notice: str | Sequence[str | Said] = "",
                first: bool = False) -> None:
         """Commit what was played and tell every seat (a new game, a late move)."""
         after, digest = commit(s, self.games, row, before, played, now, source=source,
@@ -183,9 +186,9 @@ class Moderator:
     def _play(self, s: Session, row: Game, seat: Seat, env: Envelope, parsed: ParsedMail,
               now: datetime) -> Outcome:
         before = self.games.load(s, row)
-        setting = mail_setting(env)
-        if setting is not None and not env.commands:
-            return self._set_mail(s, row, seat, before, setting, parsed, now)
+        setting, language = mail_setting(env), language_setting(env)
+        if (setting is not None or language is not None) and not env.commands:
+            return self._set_mail(s, row, seat, before, setting, language, parsed, now)
         digest = guard.admit(s, self.cfg, row, seat, before, env, parsed, now)
         played = play_mail(before.played(row.seed, self.games.tracker(s, row)), seat.seat,
                            env.commands, before.rules.presenter)
@@ -193,32 +196,43 @@ class Moderator:
         version = before.state.version
         after, head = commit(s, self.games, row, before, played, now,
                              source=parsed.message_id)
-        if setting is not None:
-            seat.mail = setting
-            s.add(seat)
+        sender_notice = self._apply_settings(s, seat, before, setting, language)
         tell(self.post, s, row, seats_of(s, row.id), after, played, head, now, sender=seat,
              in_reply_to=parsed.message_id, references=parsed.references,
-             notice=" ".join(played.notices),
-             sender_notice="" if setting is None else confirmation(setting,
-                                                                   self.cfg.digest_hour))
+             notice=played.notices, sender_notice=sender_notice)
         if digest is not None:
             s.add(PlayedMail(game_id=row.id, seat=seat.seat, digest=digest, version=version,
                              message_id=parsed.message_id[:500], created=now))
         return Outcome("accepted", row.id, seat.seat, "; ".join(played.echo),
                        len(played.events))
 
-    def _set_mail(self, s: Session, row: Game, seat: Seat, loaded: Loaded, setting: str,
-                  parsed: ParsedMail, now: datetime) -> Outcome:
-        """A mail that only sets the seat's mail setting: stored, and confirmed in a
-        reply (whatever version it answers: it plays nothing), within the seat's
-        rate limit."""
-        guard.check_rate(s, self.cfg, row, seat, now)
-        seat.mail = setting
+    def _apply_settings(self, s: Session, seat: Seat, loaded: Loaded, setting: str | None,
+                        language: str | None) -> str:
+        """Store the seat's new mail setting and language (None: unchanged); the
+        sentences that confirm them, in the seat's (new) language ("" if none)."""
+        if setting is not None:
+            seat.mail = setting
+        if language is not None:
+            seat.language = language
         s.add(seat)
-        text = confirmation(setting, self.cfg.digest_hour)
+        with speaking(seat.language, loaded.rules.presenter):
+            said = [*([confirmation(setting, self.cfg.digest_hour)] if setting else []),
+                    *([language_confirmation(language)] if language else [])]
+        return " ".join(said)
+
+    def _set_mail(self, s: Session, row: Game, seat: Seat, loaded: Loaded,
+                  setting: str | None, language: str | None, parsed: ParsedMail,
+                  now: datetime) -> Outcome:
+        """A mail that only sets the seat's mail setting or language: stored, and
+        confirmed in a reply (whatever version it answers: it plays nothing), within
+        the seat's rate limit."""
+        guard.check_rate(s, self.cfg, row, seat, now)
+        text = self._apply_settings(s, seat, loaded, setting, language)
         confirm_setting(self.post, s, row, seat, loaded, text, now,
                         in_reply_to=parsed.message_id, references=parsed.references)
-        return Outcome("accepted", row.id, seat.seat, f"mail {setting}")
+        said = [*([f"mail {setting}"] if setting else []),
+                *([f"language {language}"] if language else [])]
+        return Outcome("accepted", row.id, seat.seat, "; ".join(said))
 
     def _refused(self, s: Session, parsed: ParsedMail, now: datetime, r: MailRejected,
                  inbound: InboundMail) -> None:

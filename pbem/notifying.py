@@ -23,6 +23,8 @@ from engine.registry import summary_of
 from engine.undo import START, Tracker, legal_undo_commands
 
 from .config import Config
+from .i18n import N_, Said, speaking, words
+from .i18n import gettext as _
 from .loading import Loaded
 from .mail_settings import DAILY, Reasons, digest_time
 from .outbound import Renderer, make_mail, status_context, thread_of, when
@@ -115,7 +117,8 @@ def reasons(loaded: Loaded, played: Played, seat: int, sender: Seat | None, *,
 def tell(post: Post, s: Session, row: Game, seats: Sequence[Seat], loaded: Loaded,
          played: Played, digest: str, now: datetime, *, sender: Seat | None = None,
          in_reply_to: str | None = None, references: Sequence[str] = (),
-         notice: str = "", sender_notice: str = "", everyone: bool = False) -> None:
+         notice: str | Sequence[str | Said] = "", sender_notice: str = "",
+         everyone: bool = False) -> None:
     """What each seat is told after `played` made `loaded` (the game after it): a
     status mail to every seat its mail setting lets it reach (`reasons`; `everyone`:
     to all, as at the start), the sender's also echoing its commands, answering its
@@ -123,17 +126,15 @@ def tell(post: Post, s: Session, row: Game, seats: Sequence[Seat], loaded: Loade
     private mail to a seat that alone learnt something (its cards). The mails of
     the change that ends the game reveal its seed."""
     presenter = loaded.rules.presenter
-    if loaded.state.finished:
-        notice = (notice + " " if notice else "") + (
-            f"The seed of this game was {row.seed!r} with salt {row.salt!r}. Check them "
-            "against the commitment in your first mail, and the whole game with "
-            f"'pbem verify' on the log of 'pbem export {row.id}' (docs/trust.md).")
     for seat in seats:
         own = sender is not None and seat.seat == sender.seat
         why = reasons(loaded, played, seat.seat, sender, everyone=everyone,
                       confirm=bool(sender_notice))
         if why.tell(seat.mail):
-            said = " ".join(n for n in (notice, sender_notice if own else "") if n)
+            with speaking(seat.language, presenter):
+                seed = seed_sentence(row) if loaded.state.finished else ""
+                said = " ".join(n for n in (words(notice), seed, sender_notice if own else "")
+                                if n)
             status(post, s, row, seat, loaded, now, digest, tracker=played.tracker,
                    echo=played.echo if own else (), ignored=played.ignored if own else (),
                    in_reply_to=in_reply_to if own else None,
@@ -144,12 +145,32 @@ def tell(post: Post, s: Session, row: Game, seats: Sequence[Seat], loaded: Loade
             private(post, s, row, seat, loaded, news, now)
 
 
+def seed_sentence(row: Game) -> str:
+    """What the mails of the change that ends a game say of its seed."""
+    return _("The seed of this game was %(seed)s with salt %(salt)s. Check them against "
+             "the commitment in your first mail, and the whole game with 'pbem verify' on "
+             "the log of 'pbem export %(game)s' (docs/trust.md).") % {
+        "seed": repr(row.seed), "salt": repr(row.salt), "game": row.id}
+
+
 def status(post: Post, s: Session, row: Game, seat: Seat, loaded: Loaded, now: datetime,
            digest: str, *, tracker: Tracker = START, echo: Sequence[str] = (),
            ignored: Sequence[str] = (), in_reply_to: str | None = None,
            references: Sequence[str] = (), notice: str = "") -> None:
     """A seat's status mail: what changed since its last one, the position as it
     sees it, and its commands; it answers the mail of `in_reply_to`."""
+    presenter, state = loaded.rules.presenter, loaded.state
+    with speaking(seat.language, presenter):
+        _status(post, s, row, seat, loaded, now, digest, tracker=tracker, echo=echo,
+                ignored=ignored, in_reply_to=in_reply_to, references=references,
+                notice=notice)
+    seat.mailed_version = state.version
+    s.add(seat)
+
+
+def _status(post: Post, s: Session, row: Game, seat: Seat, loaded: Loaded, now: datetime,
+            digest: str, *, tracker: Tracker, echo: Sequence[str], ignored: Sequence[str],
+            in_reply_to: str | None, references: Sequence[str], notice: str) -> None:
     presenter, state = loaded.rules.presenter, loaded.state
     view = loaded.view(seat.seat)
     picture = board_png(presenter, view)
@@ -168,11 +189,9 @@ def status(post: Post, s: Session, row: Game, seat: Seat, loaded: Loaded, now: d
                folder=presenter.template_dir, reply_to=post.reply_to(seat),
                in_reply_to=in_reply_to, references=references, version=state.version,
                image=picture)
-    seat.mailed_version = state.version
-    s.add(seat)
 
 
-DIGEST_NOTICE = "Your daily digest: every move since your last mail."
+DIGEST_NOTICE = N_("Your daily digest: every move since your last mail.")
 
 
 def due_digests(s: Session, now: datetime, hour: int,
@@ -194,8 +213,10 @@ def due_digests(s: Session, now: datetime, hour: int,
 def send_digest(post: Post, s: Session, row: Game, seat: Seat, loaded: Loaded,
                 tracker: Tracker, now: datetime) -> None:
     """A seat's daily digest: its status mail, with every move since its last one."""
+    with speaking(seat.language, loaded.rules.presenter):
+        notice = _(DIGEST_NOTICE)
     status(post, s, row, seat, loaded, now, head_hash(s, row.id, row.version),
-           tracker=tracker, notice=DIGEST_NOTICE)
+           tracker=tracker, notice=notice)
 
 
 def confirm_setting(post: Post, s: Session, row: Game, seat: Seat, loaded: Loaded,
@@ -205,31 +226,35 @@ def confirm_setting(post: Post, s: Session, row: Game, seat: Seat, loaded: Loade
     it)."""
     presenter = loaded.rules.presenter
     utc, local = when(row.deadline, seat.tz)
-    title = "your mail setting"
-    ctx = {"game_id": row.id, "title": title, "lines": [text],
-           "turn_line": presenter.turn_line(loaded.view(None), seat.name),
-           "deadline_utc": utc, "deadline_local": local, "version": row.version,
-           "position": head(row.version, head_hash(s, row.id, row.version))}
-    post.queue(s, "notice", ctx, kind="notice", to=seat.email, game_id=row.id, title=title,
-               now=now, folder=presenter.template_dir, reply_to=post.reply_to(seat),
-               in_reply_to=in_reply_to, references=references, version=row.version)
+    with speaking(seat.language, presenter):
+        title = _("your settings")
+        ctx = {"game_id": row.id, "title": title, "lines": [text],
+               "turn_line": presenter.turn_line(loaded.view(None), seat.name),
+               "deadline_utc": utc, "deadline_local": local, "version": row.version,
+               "position": head(row.version, head_hash(s, row.id, row.version))}
+        post.queue(s, "notice", ctx, kind="notice", to=seat.email, game_id=row.id,
+                   title=title, now=now, folder=presenter.template_dir,
+                   reply_to=post.reply_to(seat), in_reply_to=in_reply_to,
+                   references=references, version=row.version)
 
 
 def private(post: Post, s: Session, row: Game, seat: Seat, loaded: Loaded,
             news: Sequence[Any], now: datetime) -> None:
     """A mail to one seat alone about what only it learnt (its own cards)."""
     presenter, state = loaded.rules.presenter, loaded.state
-    ctx = {"game_id": row.id, "name": seat.name, "version": state.version,
-           "lines": [presenter.describe_event(e, loaded.names, seat.seat) for e in news],
-           "legal": legal_lines(loaded, seat.seat)}
-    post.queue(s, "private", ctx, kind="private", to=seat.email, game_id=row.id,
-               title="your cards (private)", now=now, folder=presenter.template_dir,
-               reply_to=post.reply_to(seat), version=state.version)
+    with speaking(seat.language, presenter):
+        ctx = {"game_id": row.id, "name": seat.name, "version": state.version,
+               "lines": [presenter.describe_event(e, loaded.names, seat.seat) for e in news],
+               "legal": legal_lines(loaded, seat.seat)}
+        post.queue(s, "private", ctx, kind="private", to=seat.email, game_id=row.id,
+                   title=_("your cards (private)"), now=now, folder=presenter.template_dir,
+                   reply_to=post.reply_to(seat), version=state.version)
 
 
-def announce(post: Post, s: Session, row: Game, loaded: Loaded, title: str,
-             lines: Sequence[str], now: datetime, *, seats: Sequence[Seat] | None = None,
-             kind: str = "notice", extra_to: Sequence[str] = ()) -> None:
+def announce(post: Post, s: Session, row: Game, loaded: Loaded, title: str | Said,
+             lines: Sequence[str | Said], now: datetime, *,
+             seats: Sequence[Seat] | None = None, kind: str = "notice",
+             extra_to: Sequence[str] = ()) -> None:
     """A notice to every seat of a game (or to `seats`), and to further addresses
     (`extra_to`: without the game's position)."""
     presenter = loaded.rules.presenter
@@ -237,15 +262,16 @@ def announce(post: Post, s: Session, row: Game, loaded: Loaded, title: str,
     position = head(row.version, head_hash(s, row.id, row.version))
     for seat in list(seats if seats is not None else seats_of(s, row.id)):
         utc, local = when(row.deadline, seat.tz)
-        ctx = {"game_id": row.id, "title": title, "lines": list(lines),
-               "turn_line": presenter.turn_line(view, seat.name), "deadline_utc": utc,
-               "deadline_local": local, "version": row.version, "position": position}
-        post.queue(s, "notice", ctx, kind=kind, to=seat.email, game_id=row.id, title=title,
-                   now=now, folder=presenter.template_dir, reply_to=post.reply_to(seat),
-                   version=row.version)
+        with speaking(seat.language, presenter):
+            ctx = {"game_id": row.id, "title": str(title), "lines": [str(x) for x in lines],
+                   "turn_line": presenter.turn_line(view, seat.name), "deadline_utc": utc,
+                   "deadline_local": local, "version": row.version, "position": position}
+            post.queue(s, "notice", ctx, kind=kind, to=seat.email, game_id=row.id,
+                       title=str(title), now=now, folder=presenter.template_dir,
+                       reply_to=post.reply_to(seat), version=row.version)
     for addr in extra_to:
-        ctx = {"game_id": row.id, "title": title, "lines": list(lines),
+        ctx = {"game_id": row.id, "title": str(title), "lines": [str(x) for x in lines],
                "turn_line": "", "deadline_utc": "", "deadline_local": "",
                "version": row.version, "position": position}
-        post.queue(s, "notice", ctx, kind=kind, to=addr, game_id=row.id, title=title,
+        post.queue(s, "notice", ctx, kind=kind, to=addr, game_id=row.id, title=str(title),
                    now=now, folder=presenter.template_dir)

@@ -35,6 +35,7 @@ from jinja2 import (
 )
 from sqlmodel import Session, col, select
 
+from . import i18n
 from .config import Config
 from .errors import PbemError, TransportError
 from .headers import (
@@ -90,7 +91,9 @@ class Renderer:
     """Jinja2 templates `NAME.txt` (plain) and `NAME.html` (autoescaped), looked up in
     the game's folder (`Presenter.template_dir`) first, then among the shared ones;
     compiled once a process, and kept compiled in `cache` between processes (a
-    `pbem poll --once` from cron then loads them instead of compiling)."""
+    `pbem poll --once` from cron then loads them instead of compiling). They speak
+    the language `pbem.i18n.speaking` set (Jinja2's i18n extension, newstyle
+    gettext: `{{ _("Deadline: %(when)s", when=...) }}`)."""
 
     def __init__(self, template_dir: Path = TEMPLATE_DIR,
                  cache: BytecodeCache | None = None) -> None:
@@ -108,7 +111,11 @@ class Renderer:
                 loader=FileSystemLoader(paths),
                 autoescape=select_autoescape(enabled_extensions=("html",), default=False),
                 undefined=StrictUndefined, trim_blocks=False, keep_trailing_newline=True,
-                bytecode_cache=self.cache)
+                bytecode_cache=self.cache, extensions=["jinja2.ext.i18n"])
+            # the words of the language `pbem.i18n.speaking` set for the mail
+            env.install_gettext_callables(  # type: ignore[attr-defined]
+                gettext=i18n.gettext, ngettext=i18n.ngettext, pgettext=i18n.pgettext,
+                newstyle=True)
             self._envs[folder] = env
         return env
 

@@ -12,13 +12,15 @@ from dataclasses import dataclass
 class PlayerSpec:
     """A player of a new game: `name` (the seat's name in the notation), the main
     address (where mails go), the zone, further addresses the player may also send
-    from, and how often the player is mailed (`pbem.mail_settings`)."""
+    from, how often the player is mailed (`pbem.mail_settings`) and in which
+    language (`pbem.i18n`)."""
 
     name: str
     email: str
     tz: str = "UTC"
     extra: tuple[str, ...] = ()
     mail: str = "every"
+    language: str = "en"
 
     @classmethod
     def parse(cls, text: str) -> PlayerSpec:

@@ -21,6 +21,7 @@ from engine.undo import START, Last, Tracker
 from engine.undo import play as play_command
 from notation.registry import grammar_for
 
+from .i18n import Said, gettext, said, tr
 from .presenter import Presenter
 from .registry import presenter_for
 from .replies import Line
@@ -51,7 +52,7 @@ class Played:
     moves: list[tuple[int, str, int]] = field(default_factory=list)
     echo: list[str] = field(default_factory=list)
     ignored: list[str] = field(default_factory=list)  # the mail's lines not read as commands
-    notices: list[str] = field(default_factory=list)
+    notices: list[Said] = field(default_factory=list)  # said to every seat in its language
 
     @classmethod
     def on(cls, game: Any, grammar: Any, state: Any, *, seed: str | None,
@@ -97,49 +98,59 @@ class Played:
 
 
 def undo_notice(grammar: Any, names: Sequence[str], before: Tracker, after: Tracker,
-                seat: int, cmd: Any) -> str:
-    """What every player is told about the undo protocol after `cmd` by `seat`."""
+                seat: int, cmd: Any) -> Said | None:
+    """What every player is told about the undo protocol after `cmd` by `seat` (in
+    each one's language: `pbem.i18n.Said`)."""
     who = names[seat]
     if isinstance(cmd, Undo):
         assert after.last is not None and after.request is not None
         waiting = ", ".join(names[s] for s in after.waiting_for(len(names)))
         text = grammar.format_command(after.last.command)
-        return (f"{who} asks to take back their last command, '{text}'"
-                f" (back to v{after.request.to_version}). {waiting}: reply 'agree' or "
-                "'refuse'. The undo is made when all agree; one 'refuse', or any other "
-                "move, cancels it.")
+        return said("%(who)s asks to take back their last command, '%(command)s' (back to "
+                    "v%(version)s). %(waiting)s: reply 'agree' or 'refuse'. The undo is made "
+                    "when all agree; one 'refuse', or any other move, cancels it.",
+                    who=who, command=text, version=after.request.to_version, waiting=waiting)
     request = before.request
     if request is None:
-        return ""
+        return None
     asker = names[request.seat]
     if isinstance(cmd, Agree):
         if after.request is None:
             assert before.last is not None
-            return (f"Everyone agreed: {asker}'s '{grammar.format_command(before.last.command)}'"
-                    f" is taken back; the game is back at the position of "
-                    f"v{request.to_version}.")
+            return said("Everyone agreed: %(asker)s's '%(command)s' is taken back; the game "
+                        "is back at the position of v%(version)s.", asker=asker,
+                        command=grammar.format_command(before.last.command),
+                        version=request.to_version)
         waiting = ", ".join(names[s] for s in after.waiting_for(len(names)))
-        return f"{who} agrees to {asker}'s undo; still waiting for: {waiting}."
+        return said("%(who)s agrees to %(asker)s's undo; still waiting for: %(waiting)s.",
+                    who=who, asker=asker, waiting=waiting)
     if isinstance(cmd, Refuse):
         if seat == request.seat:
-            return f"{who} withdrew their undo request."
-        return f"{who} refused {asker}'s undo; it is cancelled."
-    return f"{asker}'s undo request was cancelled by {who}'s move."
+            return said("%(who)s withdrew their undo request.", who=who)
+        return said("%(who)s refused %(asker)s's undo; it is cancelled.", who=who, asker=asker)
+    return said("%(asker)s's undo request was cancelled by %(who)s's move.", asker=asker,
+                who=who)
 
 
 def undo_line(grammar: Any, names: Sequence[str], tracker: Tracker, viewer: int) -> str:
-    """The status mail's line about a pending undo request ("" if none)."""
+    """The status mail's line about a pending undo request ("" if none), in the
+    current language (`pbem.i18n`)."""
     request = tracker.request
     if request is None or tracker.last is None:
         return ""
-    asker = "You" if request.seat == viewer else names[request.seat]
     waiting = tracker.waiting_for(len(names))
-    text = (f"Undo asked: {asker} asked to take back "
-            f"'{grammar.format_command(tracker.last.command)}' "
-            f"(back to v{request.to_version}); waiting for "
-            f"{', '.join(names[s] for s in waiting)}.")
+    values = {"command": grammar.format_command(tracker.last.command),
+              "version": request.to_version,
+              "waiting": ", ".join(names[s] for s in waiting)}
+    if request.seat == viewer:
+        text = tr("Undo asked: You asked to take back '%(command)s' (back to v%(version)s); "
+                  "waiting for %(waiting)s.", **values)
+    else:
+        text = tr("Undo asked: %(asker)s asked to take back '%(command)s' (back to "
+                  "v%(version)s); waiting for %(waiting)s.", asker=names[request.seat],
+                  **values)
     if viewer in waiting:
-        text += " Reply 'agree' or 'refuse'."
+        text += " " + gettext("Reply 'agree' or 'refuse'.")
     return text
 
 

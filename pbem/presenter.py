@@ -15,6 +15,8 @@ Optional, looked up with getattr (a game without it gets the default):
 `seat` through a field other than its own `seat` (a card taken from it), so that a
 seat whose mail setting is `turn` or `daily` is told at once
 (`pbem.notifying.concerned`; default: only events whose `seat` is the seat).
+`catalogue = (DOMAIN, LOCALE_DIR)`, the game's gettext catalogue of its own words
+(`pbem.i18n`; default: none, the shell's catalogue alone).
 """
 
 from __future__ import annotations

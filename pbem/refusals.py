@@ -9,11 +9,13 @@ import logging
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from engine.chain import head
 from engine.errors import NotationError
 
+from .i18n import gettext as _
+from .i18n import speaking
 from .inbound import MailRejected, ParsedMail
 from .loading import Loaded
 from .notifying import Post, legal_lines
@@ -22,6 +24,7 @@ from .routing import shown_address
 from .store import (
     Game,
     Seat,
+    SeatAddress,
     StrangerReply,
     as_utc,
     get_game,
@@ -49,21 +52,27 @@ def command_error(post: Post, s: Session, parsed: ParsedMail, now: datetime, row
                   seat: Seat, loaded: Loaded, tracker: Any, f: CommandFailed) -> None:
     """The reply to a refused mail of the seat's owner: the line, the reason, and
     the commands legal in the position that still stands (the one before the mail)."""
+    with speaking(seat.language, loaded.rules.presenter):
+        _command_error(post, s, parsed, now, row, seat, loaded, tracker, f)
+
+
+def _command_error(post: Post, s: Session, parsed: ParsedMail, now: datetime, row: Game,
+                   seat: Seat, loaded: Loaded, tracker: Any, f: CommandFailed) -> None:
     e = f.error
     ctx = _error_ctx(row)
-    ctx["intro"] = f"Game {row.id}: your commands were not applied."
+    ctx["intro"] = _("Game %(game)s: your commands were not applied.") % {"game": row.id}
     ctx["reason"] = e.message
     if f.line is not None:
         ctx["line_text"], ctx["line_number"] = f.line.text, f.line.number
         if isinstance(e, NotationError):
-            ctx["caret"] = " " * max(0, e.column - 1) + "^ column " + str(e.column)
+            ctx["caret"] = " " * max(0, e.column - 1) + _("^ column %(n)s") % {"n": e.column}
             ctx["candidates"] = list(e.candidates)
             ctx["expected"] = list(e.expected)
     ctx["legal"] = legal_lines(loaded, seat.seat, tracker)
     ctx["changes"] = f.changes
     ctx["position"] = head(row.version, head_hash(s, row.id, row.version))
     post.queue(s, "error", ctx, kind="error", to=parsed.sender, game_id=row.id,
-               title="not applied: " + e.kind, now=now,
+               title=_("not applied: %(kind)s") % {"kind": e.kind}, now=now,
                folder=loaded.rules.presenter.template_dir, reply_to=post.reply_to(seat),
                in_reply_to=parsed.message_id, references=parsed.references,
                version=row.version)
@@ -72,18 +81,23 @@ def command_error(post: Post, s: Session, parsed: ParsedMail, now: datetime, row
 def repeated(post: Post, s: Session, parsed: ParsedMail, now: datetime, row: Game,
              seat: Seat, reason: str) -> None:
     """An error reply to the seat's owner (not to whoever sent the mail)."""
-    ctx = _error_ctx(row)
-    ctx.update(intro=f"Game {row.id}: a mail for your seat was not applied.", reason=reason)
-    post.queue(s, "error", ctx, kind="error", to=seat.email, game_id=row.id,
-               title="not applied: repeated mail", now=now, reply_to=post.reply_to(seat),
-               in_reply_to=parsed.message_id, references=parsed.references)
+    with speaking(seat.language):
+        ctx = _error_ctx(row)
+        ctx.update(intro=_("Game %(game)s: a mail for your seat was not applied.")
+                   % {"game": row.id}, reason=reason)
+        post.queue(s, "error", ctx, kind="error", to=seat.email, game_id=row.id,
+                   title=_("not applied: repeated mail"), now=now,
+                   reply_to=post.reply_to(seat), in_reply_to=parsed.message_id,
+                   references=parsed.references)
 
 
 def refuse(post: Post, s: Session, parsed: ParsedMail, now: datetime, r: MailRejected) -> None:
     """Answer a mail that plays nothing. A registered address gets the reason; any
     other address at most one fixed refusal a day (`stranger_replies`), with a fixed
     subject."""
+    language = None
     if is_registered(s, parsed.sender):
+        language = language_of(s, parsed.sender)
         reason = r.reason
         title = parsed.subject if parsed.subject.lower().startswith("re:") \
             else f"Re: {parsed.subject}" if parsed.subject else STRANGER_SUBJECT
@@ -95,8 +109,22 @@ def refuse(post: Post, s: Session, parsed: ParsedMail, now: datetime, r: MailRej
         log.info("no reply to %s: not registered, answered within a day",
                  shown_address(parsed.sender))
         return
-    post.queue(s, "refusal", {"reason": reason}, kind="error", to=parsed.sender,
-               game_id=None, title=title[:200], now=now, **threading)
+    with speaking(language):  # the frame in the seat's language; the reason is English
+        post.queue(s, "refusal", {"reason": reason}, kind="error", to=parsed.sender,
+                   game_id=None, title=title[:200], now=now, **threading)
+
+
+def language_of(s: Session, address: str) -> str | None:
+    """The language of the newest seat an address is registered for (None: none)."""
+    seat = s.exec(select(Seat).where(Seat.email == address)
+                  .order_by(col(Seat.id).desc())).first()
+    if seat is None:
+        seat = s.exec(select(Seat).join(SeatAddress, (col(SeatAddress.game_id)
+                                                      == col(Seat.game_id))
+                                      & (col(SeatAddress.seat) == col(Seat.seat)))
+                      .where(SeatAddress.address == address)
+                      .order_by(col(Seat.id).desc())).first()
+    return seat.language if seat is not None else None
 
 
 def may_answer_stranger(post: Post, s: Session, address: str, now: datetime) -> bool:
@@ -118,17 +146,20 @@ def tell_owner(post: Post, s: Session, seat: Seat, sender: str, now: datetime) -
     """Tell a seat's registered addresses that a mail from another address reached
     its reply address; nothing of that mail is quoted."""
     row = get_game(s, seat.game_id)
-    title = "a mail from another address reached your reply address"
-    lines = [f"A mail from {shown_address(sender)} reached the reply address of your "
-             f"seat {seat.name} (or named its token). That address is not registered "
-             "for your seat, so nothing in the mail was executed.",
-             "If it was you, send from your registered address, or ask the moderator "
-             "to register the other one. If not, your reply address was passed on "
-             "(a Cc, a Reply-All or a forwarded mail): the moderator can give your "
-             "seat a new one."]
-    ctx = {"game_id": row.id, "title": title, "lines": lines, "turn_line": "",
-           "deadline_utc": "", "deadline_local": "", "version": row.version,
-           "position": f"v{row.version}"}
-    for addr in seat_addresses(s, seat):
-        post.queue(s, "notice", ctx, kind="notice", to=addr, game_id=row.id, title=title,
-                   now=now, reply_to=post.reply_to(seat), version=row.version)
+    with speaking(seat.language):
+        title = _("a mail from another address reached your reply address")
+        lines = [_("A mail from %(sender)s reached the reply address of your seat %(seat)s "
+                   "(or named its token). That address is not registered for your seat, "
+                   "so nothing in the mail was executed.")
+                 % {"sender": shown_address(sender), "seat": seat.name},
+                 _("If it was you, send from your registered address, or ask the moderator "
+                   "to register the other one. If not, your reply address was passed on "
+                   "(a Cc, a Reply-All or a forwarded mail): the moderator can give your "
+                   "seat a new one.")]
+        ctx = {"game_id": row.id, "title": title, "lines": lines, "turn_line": "",
+               "deadline_utc": "", "deadline_local": "", "version": row.version,
+               "position": f"v{row.version}"}
+        for addr in seat_addresses(s, seat):
+            post.queue(s, "notice", ctx, kind="notice", to=addr, game_id=row.id,
+                       title=title, now=now, reply_to=post.reply_to(seat),
+                       version=row.version)

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 VERSION_TABLE = "pbem_alembic_version"
 BASELINE = "0001"  # the schema of the first release, made by create_all before migrations
-HEAD = "0008"  # the newest revision in migrations/versions (tests/pbem/test_schema.py checks)
+HEAD = "0009"  # the newest revision in migrations/versions (tests/pbem/test_schema.py checks)
 _LEGACY_TABLE = "pbem_game"
 _PG_LOCK_KEY = 0x70_62_65_6D_73_63_68  # "pbemsch": pg_advisory_xact_lock's key
 

@@ -79,7 +79,8 @@ class ScriptedPlayer:
         body = msg.get_body(preferencelist=("plain",))
         text = body.get_content() if body is not None else ""
         first = text.lstrip().partition("\n")[0]  # the headline: what the mail is about
-        if "not applied" in first or "could not act" in text or "did not act" in text:
+        error = str(msg["Message-ID"] or "").startswith("<pbem.error.")  # any language
+        if error or "not applied" in first or "could not act" in text or "did not act" in text:
             self.errors += 1
         # the version to answer: the footer's "@vN", or the headline's "— vN" (a mail
         # with no reply instructions, such as the game-over mail)

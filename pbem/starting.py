@@ -14,6 +14,7 @@ from sqlmodel import Session, select
 from engine.chain import seed_commitment
 from engine.match import Match
 
+from .i18n import check_language
 from .loading import Loaded, Rules
 from .mail_settings import check_setting
 from .names import check_game_names
@@ -43,7 +44,8 @@ def new_game(mod: Moderator, players: Sequence[PlayerSpec], now: datetime, *,
             (`pbem.names`).
         ValueError: a bad game id, policy or duplicate game id; an address given
             to two seats; a sender check without a configured authserv-id; a mail
-            setting that is none of every, turn, daily.
+            setting that is none of every, turn, daily; a language that is none of
+            en, nl, el.
         UnknownGameError: no such game.
     """
     if late_policy not in ("wait", "auto"):
@@ -54,7 +56,8 @@ def new_game(mod: Moderator, players: Sequence[PlayerSpec], now: datetime, *,
         raise ValueError(f"--require-auth {require_auth} needs the authserv-id of the "
                          "moderator's mail server (PBEM_AUTHSERV_ID)")
     owners: dict[str, str] = {}
-    players = [dataclasses.replace(p, mail=check_setting(p.mail)) for p in players]
+    players = [dataclasses.replace(p, mail=check_setting(p.mail),
+                                   language=check_language(p.language)) for p in players]
     for p in players:
         for addr in (p.email, *p.extra):
             if owners.setdefault(addr, p.name) != p.name:
@@ -79,7 +82,7 @@ def new_game(mod: Moderator, players: Sequence[PlayerSpec], now: datetime, *,
         row.game = rules.game.name
         s.add(row)
         seats = [Seat(game_id=game_id, seat=i, name=p.name, person=p.name, email=p.email,
-                      tz=p.tz, token=new_token(), mail=p.mail)
+                      tz=p.tz, token=new_token(), mail=p.mail, language=p.language)
                  for i, p in enumerate(players)]
         for seat in seats:
             s.add(seat)

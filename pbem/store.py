@@ -127,6 +127,8 @@ class Seat(SQLModel, table=True):
     # how often the seat is mailed: every | turn | daily (pbem.mail_settings)
     mail: str = Field(default="every", sa_column_kwargs={"server_default": "every"},
                       index=True)
+    # the language of the seat's mails: en | nl | el (pbem.i18n)
+    language: str = Field(default="en", sa_column_kwargs={"server_default": "en"})
 
 
 class SeatAddress(SQLModel, table=True):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from engine.princes.commands import Command
@@ -25,6 +26,7 @@ class PrincesPresenter:
     name = "princes-of-florence"
     id_prefix = "pof"
     template_dir = "princes"
+    catalogue = ("princes", Path(__file__).resolve().parent / "locale")  # pbem.i18n
     typos = ("bild theater a1", "pas", "open unicorn", "bid 1", "hello moderator")
 
     def describe_event(self, event: Event, names: Sequence[str], viewer: int | None) -> str:

@@ -17,6 +17,9 @@ from functools import lru_cache
 from markupsafe import Markup, escape
 
 from engine.princes.views import GRID_LETTERS, PlayerView, View
+from pbem.i18n import gettext, tr
+
+from .terms import name
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,11 +131,11 @@ PER_BAND = 4  # text boards side by side at most (4 fit in 78 characters)
 
 def legend_lines(width: int = 76) -> list[str]:
     """The key to the text board's letters and marks, every letter spelt out."""
-    buildings = ", ".join(f"{GRID_LETTERS[w]} {w}" for w in BUILDINGS)
-    landscapes = ", ".join(f"{GRID_LETTERS[w]} {w}" for w in LANDSCAPES)
-    text = (f"Key: P Palazzo, . empty; buildings: {buildings}; landscapes: {landscapes}. "
-            "A | or - between two cells parts two separate pieces, so two towers side "
-            "by side read R|R.")
+    buildings = ", ".join(f"{GRID_LETTERS[w]} {name(w)}" for w in BUILDINGS)
+    landscapes = ", ".join(f"{GRID_LETTERS[w]} {name(w)}" for w in LANDSCAPES)
+    text = tr("Key: P Palazzo, . empty; buildings: %(buildings)s; landscapes: "
+              "%(landscapes)s. A | or - between two cells parts two separate pieces, so two "
+              "towers side by side read R|R.", buildings=buildings, landscapes=landscapes)
     return textwrap.wrap(text, width)
 
 
@@ -238,4 +241,11 @@ def _html_board(b: Board) -> dict[str, object]:
 
 def html_legend() -> list[dict[str, str]]:
     """Every kind of cell with its letter, name and colour, for the HTML legend."""
-    return [{"letter": k.letter, "word": k.word, "colour": k.colour} for k in KINDS]
+    return [{"letter": k.letter, "word": _kind_word(k), "colour": k.colour} for k in KINDS]
+
+
+def _kind_word(k: Kind) -> str:
+    """A kind's name in the legend, in the reader's language."""
+    if k is EMPTY:
+        return gettext("empty")
+    return k.word if k is PALAZZO else name(k.word)

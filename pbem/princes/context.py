@@ -6,36 +6,54 @@ from __future__ import annotations
 from typing import Any
 
 from engine.princes.views import View
+from pbem.i18n import N_, ngettext, tr
+from pbem.i18n import gettext as _
 
 from . import board, situation
 from .render_text import stacks_text
+from .situation import phase_name
+from .terms import name, names
+
+
+def _winners(view: View) -> str:
+    """Who won, as a sentence's end ("anna wins", "anna, bas win")."""
+    if len(view.winners) == 1:
+        return tr("%(winners)s wins", winners=view.winners[0])
+    return tr("%(winners)s win", winners=", ".join(view.winners))
 
 
 def headline(view: View, viewer: str | None) -> str:
-    """What the first line of a status mail says: round and whose turn."""
+    """What the first line of a status mail says: round and whose turn (in the current
+    language, `pbem.i18n`)."""
     if view.phase == "over":
-        return "game over: " + (", ".join(view.winners) + (" wins" if len(view.winners) == 1
-                                                           else " win"))
-    where = "Setup" if view.phase in ("deal", "keep") else f"Round {view.round}"
+        return tr("game over: %(winners)s", winners=_winners(view))
+    where = _("Setup") if view.phase in ("deal", "keep") else tr("Round %(round)s",
+                                                                round=view.round)
     if viewer is not None and viewer in view.to_act:
-        return f"{where} — your turn"
+        return tr("%(where)s — your turn", where=where)
     acting = [n for n in view.to_act if n != "chance"]
-    return f"{where} — {', '.join(acting)} to act" if acting else where
+    return tr("%(where)s — %(players)s to act", where=where, players=", ".join(acting)) \
+        if acting else where
 
 
 def turn_line(view: View, viewer: str | None, phase: bool = True) -> str:
     """Whose turn it is, with the phase unless `phase` is false (a status mail says
     the phase in its round line)."""
     if view.phase == "over":
-        return "The game is over. " + headline(view, viewer).removeprefix("game over: ") + "."
+        return tr("The game is over. %(winners)s.", winners=_winners(view))
     if view.phase == "keep":
         waiting = ", ".join(n for n in view.to_act)
-        mine = " It is your turn: keep 3 of your 4 professions." if viewer in view.to_act else ""
-        return f"Setup: waiting for {waiting} to keep their professions.{mine}"
+        line = tr("Setup: waiting for %(players)s to keep their professions.", players=waiting)
+        if viewer in view.to_act:
+            line += " " + _("It is your turn: keep 3 of your 4 professions.")
+        return line
+    said = phase_name(view.phase)
     if viewer is not None and viewer in view.to_act:
-        return f"It is your turn ({view.phase} phase)." if phase else "It is your turn."
-    waiting = ", ".join(view.to_act) or "nobody"
-    return f"Waiting for {waiting} ({view.phase} phase)." if phase else f"Waiting for {waiting}."
+        return tr("It is your turn (%(phase)s phase).", phase=said) if phase \
+            else _("It is your turn.")
+    waiting = ", ".join(view.to_act) or _("nobody")
+    return tr("Waiting for %(players)s (%(phase)s phase).", players=waiting, phase=said) \
+        if phase else tr("Waiting for %(players)s.", players=waiting)
 
 
 def round_line(view: View) -> str:
@@ -52,20 +70,27 @@ def left_line(view: View) -> str:
     if me.name not in view.to_act:
         return ""
     if not me.actions_left:
-        return "You have no actions left this turn."
-    return (f"You have {_count(me.actions_left, 'action')} left this turn, "
-            f"of which at most {_count(me.works_left, 'work')}.")
+        return _("You have no actions left this turn.")
+    actions = ngettext("%(n)s action", "%(n)s actions", me.actions_left) % {
+        "n": me.actions_left}
+    works = ngettext("%(n)s work", "%(n)s works", me.works_left) % {"n": me.works_left}
+    return tr("You have %(actions)s left this turn, of which at most %(works)s.",
+              actions=actions, works=works)
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-CARDS_LEGEND = "cards: professions + bonus (b) + prestige (p) cards in hand"
+CARDS_LEGEND = N_("cards: professions + bonus (b) + prestige (p) cards in hand")
 
 
 def _grid_lines(view: View) -> list[str]:
     return board.text_lines(view)
+
+
+def _grid_blocks(view: View) -> list[list[str]]:
+    """The principalities one by one, each as the lines of its own small grid: the
+    HTML part sets them side by side where the screen is wide enough and one below
+    the other on a phone."""
+    return [["   " + p.name, *(f"{7 - r}  {line}" for r, line in enumerate(p.grid)),
+             "   abcdefg"] for p in view.players]
 
 
 def status_context(view: View) -> dict[str, Any]:
@@ -74,7 +99,7 @@ def status_context(view: View) -> dict[str, Any]:
     me = view.players[view.viewer]
     players = []
     for p in view.players:
-        display = ", ".join([*p.freedoms, *p.table]) or "-"
+        display = names([*p.freedoms, *p.table]) or "-"
         players.append({
             "name": p.name, "fame": p.fame,
             "florins": "?" if p.florins is None else p.florins,
@@ -85,24 +110,31 @@ def status_context(view: View) -> dict[str, Any]:
     if view.pending is not None:
         pd = view.pending
         if pd.kind == "choose" and pd.cards is not None:
-            pending_line = f"You drew {', '.join(pd.cards)}: keep one with 'choose CARD'."
+            pending_line = tr("You drew %(cards)s: keep one with 'choose CARD'.",
+                              cards=names(pd.cards))
         elif pd.kind == "choose":
-            pending_line = f"{pd.player} is choosing one of {pd.count} {pd.deck} cards."
+            pending_line = tr("%(player)s is choosing one of %(n)s %(deck)s cards.",
+                              player=pd.player, n=pd.count, deck=name(pd.deck))
         elif pd.kind == "place" and pd.tile == "landscape":
-            who = "You" if pd.player == me.name else pd.player
-            pending_line = (f"{who} must place the landscape just won, of the type "
-                            "chosen: 'place forest|lake|park CELLS'.")
+            pending_line = _("You must place the landscape just won, of the type chosen: "
+                             "'place forest|lake|park CELLS'.") if pd.player == me.name \
+                else tr("%(player)s must place the landscape just won, of the type chosen: "
+                        "'place forest|lake|park CELLS'.", player=pd.player)
         elif pd.kind == "place":
-            who = "You" if pd.player == me.name else pd.player
-            pending_line = f"{who} must place the {pd.tile} just won."
+            pending_line = tr("You must place the %(tile)s just won.", tile=name(pd.tile)) \
+                if pd.player == me.name else tr("%(player)s must place the %(tile)s just won.",
+                                                player=pd.player, tile=name(pd.tile))
     auction_line = situation.auction_line(view)
     characters_line = ""
     if view.characters:
-        characters_line = "Characters: " + "; ".join(_character(c) for c in view.characters)
+        characters_line = tr("Characters: %(characters)s",
+                             characters="; ".join(_character(c) for c in view.characters))
     supply = "; ".join([
-        "objects " + stacks_text(view),
-        "buildings " + ", ".join(f"{k} {v}" for k, v in view.buildings_left),
-        "freedoms " + ", ".join(f"{k} {v}" for k, v in view.freedoms_left),
+        tr("objects %(left)s", left=stacks_text(view)),
+        tr("buildings %(left)s", left=", ".join(f"{name(k)} {v}"
+                                                for k, v in view.buildings_left)),
+        tr("freedoms %(left)s", left=", ".join(f"{name(k)} {v}"
+                                              for k, v in view.freedoms_left)),
     ])
     return {
         "headline": headline(view, me.name),
@@ -110,25 +142,29 @@ def status_context(view: View) -> dict[str, Any]:
         "pending_line": pending_line, "auction_line": auction_line,
         "characters_line": characters_line,
         "round_line": round_line(view), "left_line": left_line(view),
-        "cards_legend": CARDS_LEGEND, "game_over": view.phase == "over",
+        "cards_legend": _(CARDS_LEGEND), "game_over": view.phase == "over",
         "me": {
             "name": me.name, "fame": me.fame, "florins": me.florins, "builders": me.builders,
-            "jesters": me.jesters, "hand": me.hand or (), "recruiting": me.recruiting,
-            "bonus_hand": me.bonus_hand or (), "prestige_hand": me.prestige_hand or (),
-            "dealt": me.dealt or (),
+            "jesters": me.jesters, "hand": [name(c) for c in me.hand or ()],
+            "recruiting": me.recruiting, "bonus_hand": me.bonus_hand or (),
+            "prestige_hand": me.prestige_hand or (), "dealt": [name(c) for c in me.dealt or ()],
         },
         "players": players, "grid_lines": _grid_lines(view), "supply": supply,
-        **situation.situation(view),
         "board_legend": board.legend_lines(), "boards": board.html_boards(view),
         "board_kinds": board.html_legend(),
+        **situation.situation(view),
+        "grid_blocks": _grid_blocks(view),
     }
 
 
 def _character(c: Any) -> str:
     """A character card in a line: its florins (the Banker), who holds it or bids."""
-    text = c.name + (f" ({c.money} florins)" if c.name == "banker" else "")
+    text = name(c.name)
+    if c.name == "banker":
+        text = tr("%(character)s (%(n)s florins)", character=text, n=c.money)
     if c.holder is not None:
-        return f"{text} held by {c.holder}"
+        return tr("%(character)s held by %(player)s", character=text, player=c.holder)
     if c.bidder is not None:
-        return f"{text}: {c.bidder} bids {c.bid}"
+        return tr("%(character)s: %(player)s bids %(n)s", character=text, player=c.bidder,
+                  n=c.bid)
     return text

@@ -71,115 +71,164 @@ from engine.princes.events import (
 )
 from notation.princes import format_command
 from notation.words import article
+from pbem.i18n import current_language, tr
+from pbem.i18n import gettext as _
+
+from .terms import name, names
 
 
 def _cards(cards: Sequence[str]) -> str:
-    return ", ".join(cards)
+    return names(cards)
 
 
-def describe_event(e: Event, names: Sequence[str], viewer: int | None) -> str:  # noqa: C901
-    """One line about an event, as `viewer` may read it ("you" for the viewer)."""
+def _a(word: str) -> str:
+    """A thing with its article in English ("an opera"), its name in other languages."""
+    return article(word) if current_language() == "en" else name(word)
+
+
+def describe_event(e: Event, players: Sequence[str], viewer: int | None) -> str:  # noqa: C901
+    """One line about an event, as `viewer` may read it ("you" for the viewer), in the
+    current language (`pbem.i18n`)."""
     seat = getattr(e, "seat", None)
     own = seat is not None and seat == viewer
-    who = "you" if own else (names[seat] if seat is not None else "")
+    who = _("you") if own else (players[seat] if seat is not None else "")
+
+    def whom(s: int) -> str:
+        return _("you") if s == viewer else players[s]
+
     match e:
-        case GameStarted(players=players):
-            return f"the game started: {', '.join(players)}"
+        case GameStarted(players=names_):
+            return tr("the game started: %(players)s", players=", ".join(names_))
         case ProfessionsDealt(cards=cards):
-            return f"you were dealt {_cards(cards)}" if own else \
-                f"{who} was dealt {len(cards)} professions"
+            return tr("you were dealt %(cards)s", cards=_cards(cards)) if own else \
+                tr("%(who)s was dealt %(n)s professions", who=who, n=len(cards))
         case ProfessionsKept(kept=kept, returned=returned):
             if own:
-                return f"you kept {_cards(kept)} and returned {_cards(returned)}"
-            return f"{who} kept {len(kept)} professions"
+                return tr("you kept %(kept)s and returned %(returned)s", kept=_cards(kept),
+                          returned=_cards(returned))
+            return tr("%(who)s kept %(n)s professions", who=who, n=len(kept))
         case RoundStarted(round=rnd, start=start):
-            return f"round {rnd} began; {'you start' if start == viewer else names[start]}" + \
-                ("" if start == viewer else " starts")
+            if start == viewer:
+                return tr("round %(round)s began; you start", round=rnd)
+            return tr("round %(round)s began; %(who)s starts", round=rnd, who=players[start])
         case FreedomsAdded(freedoms=added):
-            return ("the supply holds one freedom of each type and a second "
-                    + " and a second ".join(added))
+            return tr("the supply holds one freedom of each type and a second %(freedoms)s",
+                      freedoms=_(" and a second ").join(name(f) for f in added))
         case ObjectNamed(obj="landscape", price=price):
-            return (f"{who} put the landscape lot up for auction at {price} (its winner "
-                    "chooses forest, lake or park)")
+            return tr("%(who)s put the landscape lot up for auction at %(price)s (its winner "
+                      "chooses forest, lake or park)", who=who, price=price)
         case ObjectNamed(obj=obj, price=price):
-            return f"{who} put the {obj} up for auction at {price}"
+            return tr("%(who)s put the %(object)s up for auction at %(price)s", who=who,
+                      object=name(obj), price=price)
         case BidRaised(amount=amount):
-            return f"{who} bid {amount}"
+            return tr("%(who)s bid %(amount)s", who=who, amount=amount)
         case BidPassed():
-            return f"{who} passed"
+            return tr("%(who)s passed", who=who)
         case NamingDeclined():
-            return f"{who} named nothing and sit{'' if own else 's'} out this auction phase"
+            if own:
+                return _("you named nothing and sit out this auction phase")
+            return tr("%(who)s named nothing and sits out this auction phase", who=who)
         case AuctionWon(obj=obj, price=price, fame_sold=sold, taken=taken):
-            verb = "took" if taken else "won"
-            extra = f", selling {sold} fame" if sold else ""
+            extra = tr(", selling %(n)s fame", n=sold) if sold else ""
             if obj == "landscape":
-                return (f"{who} {verb} the landscape lot for {price}{extra} (no other "
-                        "landscape this round)")
-            return f"{who} {verb} the {obj} for {price}{extra}"
+                if taken:
+                    return tr("%(who)s took the landscape lot for %(price)s%(extra)s (no other "
+                              "landscape this round)", who=who, price=price, extra=extra)
+                return tr("%(who)s won the landscape lot for %(price)s%(extra)s (no other "
+                          "landscape this round)", who=who, price=price, extra=extra)
+            if taken:
+                return tr("%(who)s took the %(object)s for %(price)s%(extra)s", who=who,
+                          object=name(obj), price=price, extra=extra)
+            return tr("%(who)s won the %(object)s for %(price)s%(extra)s", who=who,
+                      object=name(obj), price=price, extra=extra)
         case AuctionEnded(round=rnd):
-            return f"the auction phase of round {rnd} ended; the action phase begins"
+            return tr("the auction phase of round %(round)s ended; the action phase begins",
+                      round=rnd)
         case CardsDrawn(deck=deck, cards=cards):
             if own:
-                return f"you drew {deck} cards: {_cards(cards)} (choose one)"
-            return f"{who} drew {len(cards)} {deck} cards"
+                return tr("you drew %(deck)s cards: %(cards)s (choose one)", deck=name(deck),
+                          cards=_cards(cards))
+            return tr("%(who)s drew %(n)s %(deck)s cards", who=who, n=len(cards),
+                      deck=name(deck))
         case CardChosen(deck=deck, card=card, returned=returned):
             if own:
-                back = f"; {_cards(returned)} went under the deck" if returned else ""
-                return f"you kept the {deck} card {card}{back}"
-            return f"{who} kept one {deck} card"
+                back = tr("; %(cards)s went under the deck", cards=_cards(returned)) \
+                    if returned else ""
+                return tr("you kept the %(deck)s card %(card)s%(back)s", deck=name(deck),
+                          card=name(card), back=back)
+            return tr("%(who)s kept one %(deck)s card", who=who, deck=name(deck))
         case LandscapePlaced(landscape=land, cells=cells, fame=fame):
-            extra = f" (+{fame} fame)" if fame else ""
-            return f"{who} placed the {land} on {' '.join(cells)}{extra}"
+            extra = tr(" (+%(n)s fame)", n=fame) if fame else ""
+            return tr("%(who)s placed the %(landscape)s on %(cells)s%(extra)s", who=who,
+                      landscape=name(land), cells=" ".join(cells), extra=extra)
         case BuildingBuilt(building=b, cells=cells, cost=cost, fame=fame):
-            return f"{who} built {article(b)} on {' '.join(cells)} for {cost} (+{fame} fame)"
+            return tr("%(who)s built %(building)s on %(cells)s for %(cost)s (+%(fame)s fame)",
+                      who=who, building=_a(b), cells=" ".join(cells), cost=cost, fame=fame)
         case WorkCompleted(profession=prof, bonuses=bonuses, wv=wv, payment=pay, pp=pp):
-            bonus = f" with {_cards(bonuses)}" if bonuses else ""
-            taking = f", taking {pp} fame" if pp else ""
-            return f"{who} completed a work: {prof}{bonus}, work value {wv}, paid {pay}{taking}"
+            bonus = tr(" with %(cards)s", cards=_cards(bonuses)) if bonuses else ""
+            taking = tr(", taking %(n)s fame", n=pp) if pp else ""
+            return tr("%(who)s completed a work: %(profession)s%(bonus)s, work value %(wv)s, "
+                      "paid %(paid)s%(taking)s", who=who, profession=name(prof), bonus=bonus,
+                      wv=wv, paid=pay, taking=taking)
         case CardBought(deck=deck, cost=cost):
-            return f"{who} paid {cost} for {article(deck)} card"
+            return tr("%(who)s paid %(cost)s for %(card)s card", who=who, cost=cost,
+                      card=_a(deck))
         case FreedomIntroduced(freedom=f, cost=cost):
-            return f"{who} introduced {f} for {cost}"
+            return tr("%(who)s introduced %(freedom)s for %(cost)s", who=who, freedom=name(f),
+                      cost=cost)
         case Recruited(profession=prof, victim=victim):
-            whom = "you" if victim == viewer else names[victim]
-            return f"{who} recruited the {prof} from {whom}"
+            return tr("%(who)s recruited the %(profession)s from %(whom)s", who=who,
+                      profession=name(prof), whom=whom(victim))
         case FameSold(steps=steps):
-            return f"{who} sold {steps} fame"
+            return tr("%(who)s sold %(n)s fame", who=who, n=steps)
         case TurnEnded():
-            return f"{who} ended {'your' if own else 'their'} turn"
+            if own:
+                return _("you ended your turn")
+            return tr("%(who)s ended their turn", who=who)
         case RoundEnded(round=rnd, best=best, wv=wv):
             if best:
-                winners = ", ".join("you" if b == viewer else names[b] for b in best)
-                return f"round {rnd} ended; best work (value {wv}): {winners}"
-            return f"round {rnd} ended"
+                return tr("round %(round)s ended; best work (value %(wv)s): %(winners)s",
+                          round=rnd, wv=wv, winners=", ".join(whom(b) for b in best))
+            return tr("round %(round)s ended", round=rnd)
         case PrestigeScored(card=card, fame=fame):
-            return f"{who} scored the prestige card {card}: +{fame} fame"
+            return tr("%(who)s scored the prestige card %(card)s: +%(n)s fame", who=who,
+                      card=name(card), n=fame)
         case Reverted(to_version=to):
-            return f"{who} asked for an undo, agreed by all: the game went back to v{to}"
+            return tr("%(who)s asked for an undo, agreed by all: the game went back to "
+                      "v%(version)s", who=who, version=to)
         case CharacterBidPlaced(character=c, amount=amount):
-            return f"{who} bid {amount} on the {c}"
+            return tr("%(who)s bid %(amount)s on the %(character)s", who=who, amount=amount,
+                      character=name(c))
         case CharacterPassed():
-            return f"{who} passed in the character auction"
+            return tr("%(who)s passed in the character auction", who=who)
         case CharacterWon(character=c, price=price, money=money):
-            took = f" and took the {money} florins on it" if money else ""
-            return f"{who} won the {c} for {price}{took}"
+            took = tr(" and took the %(n)s florins on it", n=money) if money else ""
+            return tr("%(who)s won the %(character)s for %(price)s%(took)s", who=who,
+                      character=name(c), price=price, took=took)
         case CharactersEnded(round=rnd, banker=banker):
-            return (f"the character auction of round {rnd} ended ({banker} florins on the "
-                    "Banker); the action phase begins")
+            return tr("the character auction of round %(round)s ended (%(n)s florins on the "
+                      "Banker); the action phase begins", round=rnd, n=banker)
         case CharacterUsed(character="professor", what=deck):
-            return f"{who} used the professor: a free {deck} card"
+            return tr("%(who)s used the professor: a free %(deck)s card", who=who,
+                      deck=name(deck))
         case CharacterUsed(character="banker", fame=fame, florins=florins):
-            return f"{who} turned {-florins} florins into {fame} fame with the banker"
+            return tr("%(who)s turned %(florins)s florins into %(fame)s fame with the banker",
+                      who=who, florins=-florins, fame=fame)
         case CharacterUsed(character=c, what="free", florins=florins):
-            return f"{who} used the {c}: the object won is free ({florins} back)"
+            return tr("%(who)s used the %(character)s: the object won is free (%(n)s back)",
+                      who=who, character=name(c), n=florins)
         case CharacterUsed(character=c, fame=fame):
-            return f"{who} used the {c}: +{fame} fame"
+            return tr("%(who)s used the %(character)s: +%(n)s fame", who=who,
+                      character=name(c), n=fame)
         case PrincessWork(wv=wv, payment=pay, pp=pp):
-            taking = f", taking {pp} fame" if pp else ""
-            return f"{who} completed a work with the princess: work value {wv}, paid {pay}{taking}"
+            taking = tr(", taking %(n)s fame", n=pp) if pp else ""
+            return tr("%(who)s completed a work with the princess: work value %(wv)s, paid "
+                      "%(paid)s%(taking)s", who=who, wv=wv, paid=pay, taking=taking)
         case GameEnded(winners=winners):
-            return "the game ended; " + ("winner: " if len(winners) == 1 else "winners: ") + \
-                ", ".join("you" if w == viewer else names[w] for w in winners)
+            if len(winners) == 1:
+                return tr("the game ended; winner: %(winners)s", winners=whom(winners[0]))
+            return tr("the game ended; winners: %(winners)s",
+                      winners=", ".join(whom(w) for w in winners))
     return type(e).__name__  # pragma: no cover - every event type is listed above
 
 
@@ -230,36 +279,45 @@ def summarise_commands(cmds: Sequence[Command], building_cost: int | None = None
                     | TakeBonus() | Done() | Undo() | Agree() | Refuse():
                 singles.append(format_command(c))
     if opens:
-        out.append(f"open <object>   objects you may name: {', '.join(opens)}")
+        out.append("open <object>   " + tr("objects you may name: %(objects)s",
+                                           objects=names(opens)))
     if takes:
-        out.append(f"take <object>   objects you may take: {', '.join(takes)}")
+        out.append("take <object>   " + tr("objects you may take: %(objects)s",
+                                           objects=names(takes)))
     for land, ps in places.items():
         examples = "; ".join(format_command(p) for p in ps[:3])
-        out.append(f"place {land} <cells>   {len(ps)} listed placements, e.g. {examples}")
+        out.append(f"place {land} <cells>   " + tr("%(n)s listed placements, e.g. %(examples)s",
+                                                   n=len(ps), examples=examples))
     if builds:
-        cost = f" (cost {building_cost})" if building_cost is not None else ""
-        out.append(f"build <building> <cells>{cost}   buildings you can build: "
-                   + ", ".join(builds))
+        cost = tr(" (cost %(cost)s)", cost=building_cost) if building_cost is not None else ""
+        out.append(f"build <building> <cells>{cost}   "
+                   + tr("buildings you can build: %(buildings)s", buildings=names(builds)))
         for bs in builds.values():
-            out.append(f"    e.g. {format_command(bs[0])}   ({len(bs)} listed placements)")
+            out.append(f"    e.g. {format_command(bs[0])}   "
+                       + tr("(%(n)s listed placements)", n=len(bs)))
     for prof, ws in works.items():
         bonus_sets = sorted({w.bonuses for w in ws if w.bonuses}, key=len)
         pp = _range([w.pp for w in ws])
         line = f"work {prof} [pp N]   pp {pp}"
+        if current_language() != "en":
+            line += f" ({name(prof)})"
         if bonus_sets:
             usable = sorted({b for s in bonus_sets for b in s})
-            line += f"; bonus cards you may add: {' '.join('+' + b for b in usable)}"
+            line += tr("; bonus cards you may add: %(cards)s",
+                       cards=" ".join("+" + b for b in usable))
         out.append(line)
     if freedoms:
-        out.append(f"freedom <freedom>   {', '.join(freedoms)}")
+        out.append(f"freedom <freedom>   {names(freedoms)}")
     if princess:
-        out.append(f"use princess [pp N]   a work without a profession card; pp {_range(princess)}")
+        out.append("use princess [pp N]   " + tr("a work without a profession card; pp "
+                                                 "%(range)s", range=_range(princess)))
     if banker:
-        out.append(f"use banker pp N   N = {_range(banker)} (200 florins a point)")
+        out.append(f"use banker pp N   N = {_range(banker)} " + _("(200 florins a point)"))
     if characters:
         out.append("bid <character> <florins>   "
-                   + ", ".join(f"{c} {_range(a)}" for c, a in characters.items()))
+                   + ", ".join(f"{name(c)} {_range(a)}" for c, a in characters.items()))
     out.extend(singles)
     if sells:
-        out.append(f"sell N   N = {_range(sells)} (100 florins per step of fame; any time)")
+        out.append(f"sell N   N = {_range(sells)} "
+                   + _("(100 florins per step of fame; any time)"))
     return out

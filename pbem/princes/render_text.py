@@ -10,6 +10,10 @@ import dataclasses
 
 from engine.princes.state import State
 from engine.princes.views import PlayerView, View, view_for
+from pbem.i18n import gettext as _
+from pbem.i18n import tr
+
+from .terms import name
 
 COLUMNS = "abcdefg"
 
@@ -128,20 +132,20 @@ def render_view(view: View) -> str:
 def stacks_text(view: View) -> str:
     """The auction stacks and what is left in each: "forest 6, lake 5, ...", or with
     the landscapes as one lot "landscape lot (forest 6, lake 5, park 6), ..."."""
-    parts = [f"{k} {v}" for k, v in view.stacks]
+    parts = [f"{name(k)} {v}" for k, v in view.stacks]
     if not view.landscape_lot:
         return ", ".join(parts)
     kinds = ("forest", "lake", "park")
-    lot = ", ".join(f"{k} {v}" for k, v in view.stacks if k in kinds)
-    rest = [f"{k} {v}" for k, v in view.stacks if k not in kinds]
-    return ", ".join([f"landscape lot ({lot})", *rest])
+    lot = ", ".join(f"{name(k)} {v}" for k, v in view.stacks if k in kinds)
+    rest = [f"{name(k)} {v}" for k, v in view.stacks if k not in kinds]
+    return ", ".join([tr("landscape lot (%(stacks)s)", stacks=lot), *rest])
 
 
 def lot_text(view: View) -> str:
-    """The object under auction as players read it."""
+    """The object under auction as players read it (in the current language)."""
     if view.lot == "landscape":
-        return "landscape lot (its winner chooses forest, lake or park)"
-    return f"{view.lot}"
+        return _("landscape lot (its winner chooses forest, lake or park)")
+    return name(view.lot) if view.lot is not None else ""
 
 
 def view_to_json(view: View) -> dict[str, object]:

@@ -12,26 +12,40 @@ later translation has whole sentences to work on.
 from __future__ import annotations
 
 from engine.princes.views import CardView, PlayerView, ProfessionView, View
+from pbem.i18n import N_, ngettext, pgettext, tr
+from pbem.i18n import gettext as _
 
 from .render_text import lot_text
+from .terms import NP_, card_text, name, names
 
 PHASES = {
-    "deal": "the professions are dealt",
-    "keep": "each player keeps 3 of the professions dealt",
-    "auction": "in turn, each player names an object and the others bid for it; "
-               "each player wins one object at most",
-    "characters": "the character auction: in turn, each player bids on a character "
-                  "card or passes",
-    "action": "in turn, each player takes their actions: build, complete works, take "
-              "cards, introduce freedoms",
+    "deal": N_("the professions are dealt"),
+    "keep": N_("each player keeps 3 of the professions dealt"),
+    "auction": N_("in turn, each player names an object and the others bid for it; "
+                  "each player wins one object at most"),
+    "characters": N_("the character auction: in turn, each player bids on a character "
+                     "card or passes"),
+    "action": N_("in turn, each player takes their actions: build, complete works, take "
+                 "cards, introduce freedoms"),
 }
 """Each phase of a round in words (a phase not named here is shown by its name)."""
+
+PHASE_NAMES = {"deal": NP_("phase", "deal"), "keep": NP_("phase", "keep"),
+               "auction": NP_("phase", "auction"), "characters": NP_("phase", "characters"),
+               "action": NP_("phase", "action"), "over": NP_("phase", "over")}
+
+
+def phase_name(phase: str) -> str:
+    """A phase's name in the current language."""
+    return pgettext("phase", PHASE_NAMES[phase]) if phase in PHASE_NAMES else phase
 
 
 def phase_words(phase: str) -> str:
     """The phase of a round and what happens in it."""
     what = PHASES.get(phase)
-    return f"{phase} phase ({what})" if what else f"{phase} phase"
+    if what:
+        return tr("%(phase)s phase (%(what)s)", phase=phase_name(phase), what=_(what))
+    return tr("%(phase)s phase", phase=phase_name(phase))
 
 
 def round_line(view: View) -> str:
@@ -39,8 +53,9 @@ def round_line(view: View) -> str:
     value (nothing at setup or once the game is over)."""
     if view.phase == "over" or view.round == 0:
         return ""
-    return (f"Round {view.round} of {view.rounds}, {phase_words(view.phase)}. A work needs "
-            f"a work value of at least {view.min_wv} this round.")
+    return tr("Round %(round)s of %(rounds)s, %(phase)s. A work needs a work value of at "
+              "least %(wv)s this round.", round=view.round, rounds=view.rounds,
+              phase=phase_words(view.phase), wv=view.min_wv)
 
 
 def auction_line(view: View) -> str:
@@ -49,20 +64,20 @@ def auction_line(view: View) -> str:
     if view.lot is None:
         return ""
     me = view.players[view.viewer].name if view.viewer is not None else None
-    high = "you" if view.high == me else view.high
-    line = f"Auction: the {lot_text(view)}, highest bid {view.price} by {high}."
-    others = [("you" if b == me else b) for b in view.bidders]
+    high = _("you") if view.high == me else view.high
+    line = tr("Auction: the %(lot)s, highest bid %(price)s by %(high)s.", lot=lot_text(view),
+              price=view.price, high=high)
+    others = [(_("you") if b == me else b) for b in view.bidders]
     if len(others) > 1:
-        line += f" Still to bid: {', '.join(others)}, in this order."
+        line += " " + tr("Still to bid: %(players)s, in this order.", players=", ".join(others))
     elif others:
-        line += f" Still to bid: {others[0]}."
+        line += " " + tr("Still to bid: %(players)s.", players=others[0])
     else:
-        line += " Nobody else may bid."
+        line += " " + _("Nobody else may bid.")
     if me is not None and view.high == me:
-        line += " You hold the highest bid."
+        line += " " + _("You hold the highest bid.")
     elif me is not None and me in view.bidders:
-        line += (f" Your next bid is {view.next_bid} ('bid {view.next_bid}'), "
-                 "or 'pass'.")
+        line += " " + tr("Your next bid is %(n)s ('bid %(n)s'), or 'pass'.", n=view.next_bid)
     return line
 
 
@@ -74,27 +89,33 @@ def profession_line(p: ProfessionView, me: PlayerView, min_wv: int) -> str:
     lands = {name for name, _ in me.landscapes}
     mine = [k for k, v in ((p.building, p.building in built), (p.landscape, p.landscape in lands),
                            (p.freedom, p.freedom in me.freedoms)) if v]
-    have = ("you have none of them" if not mine else "you have all three" if len(mine) == 3
-            else f"you have {' and '.join(mine)}")
-    line = (f"{p.name}: needs {p.building}, {p.landscape} and {p.freedom} ({have}); "
-            f"work value {p.wv} now")
+    have = (_("you have none of them") if not mine else _("you have all three")
+            if len(mine) == 3 else tr("you have %(things)s",
+                                      things=_(" and ").join(name(k) for k in mine)))
+    line = tr("%(profession)s: needs %(building)s, %(landscape)s and %(freedom)s (%(have)s); "
+              "work value %(wv)s now", profession=name(p.name), building=name(p.building),
+              landscape=name(p.landscape), freedom=name(p.freedom), have=have, wv=p.wv)
     bonus = sum(c.value for c in me.cards or () if c.deck == "bonus")
     if bonus:
-        line += f" ({p.wv + bonus} with all your bonus cards)"
+        line += tr(" (%(wv)s with all your bonus cards)", wv=p.wv + bonus)
     if not min_wv:
         return line + "."
     if p.wv >= min_wv:
-        return line + f", enough for this round's minimum of {min_wv}."
+        return line + tr(", enough for this round's minimum of %(wv)s.", wv=min_wv)
     if p.wv + bonus >= min_wv:
-        return line + f", enough for this round's minimum of {min_wv} with bonus cards."
-    return line + f", {min_wv - p.wv} short of this round's minimum of {min_wv}."
+        return line + tr(", enough for this round's minimum of %(wv)s with bonus cards.",
+                         wv=min_wv)
+    return line + tr(", %(n)s short of this round's minimum of %(wv)s.", n=min_wv - p.wv,
+                     wv=min_wv)
 
 
 def card_line(c: CardView) -> str:
     """A bonus or prestige card in the reader's hand: its text and its value now."""
+    text = card_text(c.name, c.text)
     if c.deck == "bonus":
-        return f"{c.name}: {c.text} Now: +{c.value}."
-    return f"{c.name}: {c.text} If the game ended now: {c.value} fame."
+        return tr("%(card)s: %(text)s Now: +%(n)s.", card=c.name, text=text, n=c.value)
+    return tr("%(card)s: %(text)s If the game ended now: %(n)s fame.", card=c.name, text=text,
+              n=c.value)
 
 
 def character_lines(view: View) -> list[str]:
@@ -102,38 +123,43 @@ def character_lines(view: View) -> list[str]:
     character (the reader is choosing)."""
     me = view.players[view.viewer].name if view.viewer is not None else None
     everyone = view.phase == "characters"
-    return [f"{c.name}{' (yours)' if c.holder == me else ''}: {c.text}"
+    return [(tr("%(character)s (yours): %(text)s", character=name(c.name),
+                text=card_text(c.name, c.text)) if c.holder == me else
+             tr("%(character)s: %(text)s", character=name(c.name),
+                text=card_text(c.name, c.text)))
             for c in view.characters if c.text and (everyone or c.holder == me)]
-
-
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
 
 
 def display_line(p: PlayerView) -> str:
     """An opponent's public display: works (each with its work value), buildings,
     landscapes, freedoms, jesters, builders, recruiting cards, cards in hand (counted)
     and the best work this round."""
-    works = ", ".join(f"{prof} (value {wv})" for prof, wv in p.works) or "none"
+    works = ", ".join(tr("%(profession)s (value %(wv)s)", profession=name(prof), wv=wv)
+                      for prof, wv in p.works) or _("none")
     if p.recruiters:
-        works += f" (+{_count(p.recruiters, 'recruiting card', 'recruiting cards')} of others)"
-    buildings = ", ".join(name for name, _ in p.buildings)
-    kinds = [name for name, _ in p.landscapes]
-    lands = ", ".join(f"{k} {kinds.count(k)}" for k in dict.fromkeys(kinds))
+        works += " " + ngettext("(+%(n)s recruiting card of others)",
+                                "(+%(n)s recruiting cards of others)",
+                                p.recruiters) % {"n": p.recruiters}
+    buildings = ", ".join(name(b) for b, _n in p.buildings)
+    kinds = [k for k, _n in p.landscapes]
+    lands = ", ".join(f"{name(k)} {kinds.count(k)}" for k in dict.fromkeys(kinds))
     parts = [
-        f"works {works}",
-        f"buildings {len(p.buildings)}" + (f" ({buildings})" if buildings else ""),
-        f"landscapes {len(p.landscapes)}" + (f" ({lands})" if lands else ""),
-        f"freedoms {', '.join(p.freedoms) or 'none'}",
-        f"jesters {p.jesters}", f"builders {p.builders}",
+        tr("works %(works)s", works=works),
+        tr("buildings %(n)s", n=len(p.buildings)) + (f" ({buildings})" if buildings else ""),
+        tr("landscapes %(n)s", n=len(p.landscapes)) + (f" ({lands})" if lands else ""),
+        tr("freedoms %(freedoms)s", freedoms=names(p.freedoms) or _("none")),
+        tr("jesters %(n)s", n=p.jesters), tr("builders %(n)s", n=p.builders),
     ]
     if p.recruiting:
-        parts.append(f"unused recruiting cards {p.recruiting}")
-    parts.append(f"in hand {_count(p.hand_count, 'profession', 'professions')}, "
-                 f"{p.bonus_count} bonus, {p.prestige_count} prestige")
+        parts.append(tr("unused recruiting cards %(n)s", n=p.recruiting))
+    hand = ngettext("%(n)s profession", "%(n)s professions", p.hand_count) % {
+        "n": p.hand_count}
+    parts.append(tr("in hand %(hand)s, %(bonus)s bonus, %(prestige)s prestige", hand=hand,
+                    bonus=p.bonus_count, prestige=p.prestige_count))
     if p.best_wv:
-        parts.append(f"best work this round {p.best_wv}")
-    return f"{p.name}: fame {p.fame}; " + "; ".join(parts) + "."
+        parts.append(tr("best work this round %(wv)s", wv=p.best_wv))
+    return tr("%(player)s: fame %(fame)s; %(parts)s.", player=p.name, fame=p.fame,
+              parts="; ".join(parts))
 
 
 def situation(view: View) -> dict[str, object]:

@@ -54,15 +54,45 @@ def _boxes(page: Any, xpath: str) -> list[dict[str, float]]:
     return boxes
 
 
+@pytest.fixture(scope="module")
+def translated() -> list[tuple[str, str]]:
+    """The Dutch and the Greek seat's mails of a whole game by mail (tests/pbem/
+    test_i18n.py), as (kind, HTML): for each kind and language the longest HTML and the
+    one with the longest text line."""
+    from tests.pbem.test_i18n import BAS, CHRIS, html_of, play_in_languages, text_of
+    from tests.pbem.test_mail_settings import kind_and_version
+
+    _, _, sent = play_in_languages()
+    picked: dict[tuple[str, str, str], Any] = {}
+    for to in (BAS, CHRIS):
+        for kind in ("status", "private", "error", "notice"):
+            mine = [m for m in sent if str(m["To"]) == to and kind_and_version(m)[0] == kind]
+            if mine:
+                picked[to, kind, "html"] = max(mine, key=lambda m: len(html_of(m)))
+                picked[to, kind, "line"] = max(mine, key=lambda m: max(
+                    map(len, text_of(m).splitlines())))
+    return [(f"{to} {kind}", html_of(m)) for (to, kind, _), m in picked.items()]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_dutch_and_greek_mails_fit_too(page: Any, translated: list[tuple[str, str]],
+                                       width: int) -> None:
+    assert len({what.split()[0] for what, _ in translated}) == 2  # both seats' mails
+    for what, html in translated:
+        found = layout(page, html, width)
+        assert found["scrollWidth"] <= width, (what, found)
+        assert not found["overflowing"], (what, found)
+
+
 PLAYERS_ROWS = "//h3[.='Players']/following-sibling::table[1]//tr"
-GRIDS = "//h3[.='Principalities']/following-sibling::div[table]"
+GRIDS = "//h3[.='Principalities']/following-sibling::div[table]"  # _board.html: one per board
 
 
 def test_the_players_table_keeps_every_column_and_the_grids_wrap_on_a_phone(
         page: Any, game_mails: list[Mail]) -> None:
     mail = showcase(game_mails)
     rows = {}
-    bands = {}
+    rows_of_boards: dict[int, int] = {}
     for width in WIDTHS:
         layout(page, mail.html, width)
         cells = page.eval_on_selector_all(
@@ -71,9 +101,12 @@ def test_the_players_table_keeps_every_column_and_the_grids_wrap_on_a_phone(
         rows[width] = cells
         grids = _boxes(page, GRIDS)
         assert len(grids) == 5
-        bands[width] = len({round(g["top"]) for g in grids})
+        tops = sorted({round(g["top"]) for g in grids})
+        rows_of_boards[width] = len(tops)
         assert all(g["right"] <= width for g in grids)
-    assert bands[900] < bands[390]  # side by side where there is room, fewer on a phone
+    # side by side where there is room (five coloured 7-column tables take two rows of
+    # the 720 px column), more rows on a phone
+    assert rows_of_boards[900] <= 2 < rows_of_boards[390]
     assert rows[390] == rows[900]
     header, *body = rows[390]
     assert header == ["", "fame", "florins", "builders", "jesters", "cards"]

@@ -13,6 +13,7 @@ from tests.pbem.schema_checks import (
     schema_diff,
     upgrade_and_play_on,
     upgrade_fills_due_at,
+    upgrade_gives_every_seat_english,
     upgrade_gives_every_seat_every,
     upgrade_to_game_name_in_place,
 )
@@ -47,6 +48,10 @@ def test_database_at_0004_gets_each_games_due_time_in_place(database_url: str) -
 
 def test_database_at_0006_gets_every_seats_mail_setting_in_place(database_url: str) -> None:
     upgrade_gives_every_seat_every(database_url)
+
+
+def test_database_at_0007_gets_every_seats_language_in_place(database_url: str) -> None:
+    upgrade_gives_every_seat_english(database_url)
 
 
 def test_openers_at_once_migrate_once_under_the_advisory_lock(database_url: str) -> None:

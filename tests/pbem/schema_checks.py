@@ -120,7 +120,8 @@ def upgrade_to_game_name_in_place(url: str, game_id: str) -> None:
     assert after.pop(VERSION_TABLE) == [{"version_num": schema.HEAD}]
     assert after.pop("pbem_snapshot") == []  # 0006's, empty until a game's next commit
     assert [x.pop("mail") for x in after["pbem_seat"]] == ["every"] * 3  # 0007's default
-    assert {m.pop("image") for m in after["pbem_outbox"]} == {None}  # 0008: no picture
+    assert [x.pop("language") for x in after["pbem_seat"]] == ["en"] * 3  # 0008's default
+    assert {m.pop("image") for m in after["pbem_outbox"]} == {None}  # 0009: no picture
     before.pop(VERSION_TABLE)
     assert after == before and before["pbem_event"] and before["pbem_outbox"]
     with store.read() as s:
@@ -187,7 +188,8 @@ def upgrade_gives_every_seat_every(url: str) -> None:
     assert schema_diff(store.engine) == []
     after = rows_of(store.engine)
     assert [x.pop("mail") for x in after["pbem_seat"]] == ["every"] * len(PLAYERS)
-    assert {m.pop("image") for m in after["pbem_outbox"]} <= {None}  # 0008: no picture
+    assert [x.pop("language") for x in after["pbem_seat"]] == ["en"] * len(PLAYERS)
+    assert {m.pop("image") for m in after["pbem_outbox"]} == {None}  # 0009: no picture
     after.pop(VERSION_TABLE)
     before.pop(VERSION_TABLE)
     assert after == before
@@ -201,6 +203,36 @@ def upgrade_gives_every_seat_every(url: str) -> None:
     with store.read() as s:
         assert [x.mail for x in s.exec(select(Seat).where(Seat.game_id == game_id)
                                        .order_by(col(Seat.seat)))] == ["every", "daily", "every"]
+    store.dispose()
+    upgrade_and_play_on(url, game_id)
+
+
+def upgrade_gives_every_seat_english(url: str) -> None:
+    """A database at revision 0007 (before the languages) is upgraded in place: every
+    seat of its game reads English as before, every other value stays, and a seat's
+    language is then stored and read back by a new store."""
+    game_id = make_revision_database(url, "0007")
+    store = Store(url)
+    before = rows_of(store.engine)
+    assert "language" not in before["pbem_seat"][0]
+    assert store.create_all().before == "0007"
+    assert schema_diff(store.engine) == []
+    after = rows_of(store.engine)
+    assert [x.pop("language") for x in after["pbem_seat"]] == ["en"] * len(PLAYERS)
+    assert {m.pop("image") for m in after["pbem_outbox"]} == {None}  # 0009: no picture
+    after.pop(VERSION_TABLE)
+    before.pop(VERSION_TABLE)
+    assert after == before
+    with store.transaction() as s:
+        seat = s.exec(select(Seat).where(Seat.game_id == game_id)
+                      .where(Seat.seat == 2)).one()
+        seat.language = "el"
+        s.add(seat)
+    store.dispose()
+    store = Store(url)
+    with store.read() as s:
+        assert [x.language for x in s.exec(select(Seat).where(Seat.game_id == game_id)
+                                           .order_by(col(Seat.seat)))] == ["en", "en", "el"]
     store.dispose()
     upgrade_and_play_on(url, game_id)
 

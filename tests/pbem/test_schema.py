@@ -26,6 +26,7 @@ from .schema_checks import (
     schema_diff,
     upgrade_and_play_on,
     upgrade_fills_due_at,
+    upgrade_gives_every_seat_english,
     upgrade_gives_every_seat_every,
     upgrade_to_game_name_in_place,
 )
@@ -107,11 +108,16 @@ def test_database_at_0006_gets_every_seats_mail_setting_in_place(tmp_path) -> No
     upgrade_gives_every_seat_every(sqlite_url(tmp_path))
 
 
+def test_database_at_0007_gets_every_seats_language_in_place(tmp_path) -> None:
+    upgrade_gives_every_seat_english(sqlite_url(tmp_path))
+
+
 def test_database_made_between_release_and_migrations_is_upgraded(tmp_path) -> None:
     # create_all before the migrations made whatever the models held then: here all
     # of today's tables but the send lease's columns (and the game's game, its due
-    # time, the snapshots, the seats' mail settings and the outbox's pictures, which
-    # came after the migrations), with the option column the models had then.
+    # time, the snapshots, the seats' mail settings and languages and the outbox's
+    # pictures, which came after the migrations), with the option column the models
+    # had then.
     store = Store(sqlite_url(tmp_path))
     SQLModel.metadata.create_all(store.engine, tables=TABLES)
     with store.engine.begin() as conn:
@@ -121,7 +127,8 @@ def test_database_made_between_release_and_migrations_is_upgraded(tmp_path) -> N
         conn.exec_driver_sql("DROP TABLE pbem_snapshot")  # came with 0006
         conn.exec_driver_sql("DROP INDEX ix_pbem_seat_mail")  # came with 0007
         conn.exec_driver_sql("ALTER TABLE pbem_seat DROP COLUMN mail")
-        conn.exec_driver_sql("ALTER TABLE pbem_outbox DROP COLUMN image")  # came with 0008
+        conn.exec_driver_sql("ALTER TABLE pbem_seat DROP COLUMN language")  # came with 0008
+        conn.exec_driver_sql("ALTER TABLE pbem_outbox DROP COLUMN image")  # came with 0009
         # the models of then held the first game's option column (dropped by 0004)
         conn.exec_driver_sql("ALTER TABLE pbem_game ADD COLUMN money_open BOOLEAN "
                              "NOT NULL DEFAULT 0")
