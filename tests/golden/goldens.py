@@ -48,7 +48,7 @@ HERE = Path(__file__).parent
 MAILS = HERE / "mails"
 START = "2026-12-01 12:00:00"  # the fixed clock's start (UTC)
 SETTINGS = ("every", "turn", "daily")  # seat i is on SETTINGS[i]
-LANGUAGES = ("en",)  # add a language here and run scripts/golden.py --update
+LANGUAGES = ("en", "nl", "el")  # add a language here and run scripts/golden.py --update
 DEFAULT_LANGUAGE = "en"
 NAMES = ("anna", "bas", "chris")
 ZONES = ("Europe/Amsterdam", "America/New_York", "UTC")
@@ -167,15 +167,30 @@ def picked(game: GoldenGame) -> dict[tuple[str, str, str], EmailMessage]:
     for language in LANGUAGES:
         sent = english if language == DEFAULT_LANGUAGE else play(game, language)
         assert len(sent) == len(english), f"{game.name}: {language} plays another game"
+        places = _places(sent)
         for (setting, kind), i in where.items():
-            msg = sent[i].msg
-            assert _id_shape(msg) == _id_shape(english[i].msg), (language, setting, kind)
-            out[setting, language, kind] = msg
+            found = places.get(_place(english, i))
+            assert found is not None, (language, setting, kind)
+            out[setting, language, kind] = sent[found].msg
     return out
 
 
 def _id_shape(msg: EmailMessage) -> str:
     return normalise(str(msg["Message-ID"]))
+
+
+def _place(sent: Sequence[Sent], i: int) -> tuple[int, str, int]:
+    """Where mail `i` stands in the game: its seat, the shape of its Message-ID (kind
+    and version), and how many mails of that seat and shape came before it. Mails
+    queued for one seat at one version (a status and a private mail) may leave the
+    outbox in either order, so the place does not count them."""
+    seat, shape = sent[i].seat, _id_shape(sent[i].msg)
+    before = sum(1 for s in sent[:i] if s.seat == seat and _id_shape(s.msg) == shape)
+    return seat, shape, before
+
+
+def _places(sent: Sequence[Sent]) -> dict[tuple[int, str, int], int]:
+    return {_place(sent, i): i for i in range(len(sent))}
 
 
 # --------------------------------------------------------------------------- determinism
