@@ -20,10 +20,25 @@ import copy
 import dataclasses
 import re
 import shlex
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import case_format
+from case_format import (
+    Block,
+    Case,
+    CaseFailure,
+    CaseFormatError,
+    Line,
+    event_fact,
+    format_error,
+    given_items,
+    resolve,
+    to_int,
+    to_seat,
+)
 
 import notation.princes
 from engine import decks
@@ -43,56 +58,19 @@ from engine.undo import play as undo_play
 GRID = STANDARD_RULES.grid
 
 CASES_DIR = Path(__file__).resolve().parents[1] / "cases" / "princes"
-DEFAULT_PLAYERS = ("anna", "bas", "chris", "dirk")
-KEYWORDS = ("CASE", "RULE", "PLAYERS", "VARIANT", "SEED", "FROM", "GIVEN", "LOG", "EXPECT",
-            "END")
 
 
-class CaseFormatError(Exception):
-    """A case file that does not follow the case format."""
+def _variant(case: Case, rest: str, path: Path, number: int) -> None:
+    """VARIANT NAME [freedoms N]"""
+    name, _, option = rest.partition(" ")
+    case.variant = name
+    m = re.fullmatch(r"freedoms (\d+)", option.strip())
+    if option.strip() and m is None:
+        raise format_error(path, number, f"unknown VARIANT option {option!r}")
+    case.freedoms = int(m.group(1)) if m else 0
 
 
-class CaseFailure(AssertionError):
-    """A case whose expectations do not hold."""
-
-
-@dataclass(frozen=True)
-class Line:
-    number: int  # 1-based line in the case file
-    text: str
-
-
-@dataclass
-class Block:
-    log: list[Line] = field(default_factory=list)
-    expect: list[Line] = field(default_factory=list)
-
-
-@dataclass
-class Case:
-    id: str
-    file: Path
-    line: int
-    rules: list[str] = field(default_factory=list)
-    description: list[str] = field(default_factory=list)
-    players: tuple[str, ...] | None = None
-    variant: str | None = None  # VARIANT NAME [freedoms N]
-    freedoms: int = 0
-    seed: str | None = None
-    base: str | None = None  # FROM
-    given: list[Line] = field(default_factory=list)
-    blocks: list[Block] = field(default_factory=list)
-
-    @property
-    def where(self) -> str:
-        return f"{self.file.name}:{self.line}"
-
-
-# --------------------------------------------------------------------------- reading
-
-
-def _format_error(path: Path, number: int, message: str) -> CaseFormatError:
-    return CaseFormatError(f"{path.name}:{number}: {message}")
+READERS = {"VARIANT": _variant}
 
 
 def parse_case_file(path: Path) -> list[Case]:
@@ -101,123 +79,15 @@ def parse_case_file(path: Path) -> list[Case]:
     Raises:
         CaseFormatError: the file breaks the case format.
     """
-    cases: list[Case] = []
-    case: Case | None = None
-    section = ""
-    for number, raw in enumerate(path.read_text("utf-8").splitlines(), 1):
-        text = raw.strip()
-        if not text or text.startswith("#"):
-            continue
-        word, _, rest = text.partition(" ")
-        rest = rest.strip()
-        if word not in KEYWORDS:
-            if case is None:
-                raise _format_error(path, number, f"text outside a case: {text!r}")
-            if section == "head":
-                case.description.append(text)
-            elif section == "GIVEN":
-                case.given.append(Line(number, text))
-            elif section == "LOG":
-                case.blocks[-1].log.append(Line(number, text))
-            elif section == "EXPECT":
-                case.blocks[-1].expect.append(Line(number, text))
-            else:
-                raise _format_error(path, number, f"unexpected text {text!r}")
-            continue
-        if word == "CASE":
-            if case is not None:
-                raise _format_error(path, number, f"CASE {rest} inside case {case.id} (no END)")
-            if not re.fullmatch(r"[a-z0-9][a-z0-9.-]*", rest):
-                raise _format_error(path, number, f"bad case id {rest!r}")
-            case = Case(rest, path, number)
-            section = "head"
-            continue
-        if case is None:
-            raise _format_error(path, number, f"{word} outside a case")
-        if word == "END":
-            _check_case(case, path, number)
-            cases.append(case)
-            case, section = None, ""
-        elif word == "RULE":
-            if section != "head":
-                raise _format_error(path, number, "RULE belongs to the head of a case")
-            case.rules.append(rest)
-        elif word == "PLAYERS":
-            case.players = tuple(n.strip().lower() for n in rest.split(",") if n.strip())
-        elif word == "VARIANT":
-            name, _, option = rest.partition(" ")
-            case.variant = name
-            m = re.fullmatch(r"freedoms (\d+)", option.strip())
-            if option.strip() and m is None:
-                raise _format_error(path, number, f"unknown VARIANT option {option!r}")
-            case.freedoms = int(m.group(1)) if m else 0
-        elif word == "SEED":
-            case.seed = rest
-        elif word == "FROM":
-            case.base = rest
-        elif word == "GIVEN":
-            section = "GIVEN"
-        elif word == "LOG":
-            case.blocks.append(Block())
-            section = "LOG"
-        elif word == "EXPECT":
-            if section != "LOG":
-                case.blocks.append(Block())
-            section = "EXPECT"
-    if case is not None:
-        raise _format_error(path, case.line, f"case {case.id} has no END")
-    return cases
-
-
-def _check_case(case: Case, path: Path, number: int) -> None:
-    if not case.rules:
-        raise _format_error(path, case.line, f"case {case.id} cites no RULE")
-    if not case.description:
-        raise _format_error(path, case.line, f"case {case.id} has no description")
-    if not any(b.expect for b in case.blocks):
-        raise _format_error(path, number, f"case {case.id} expects nothing")
+    return case_format.parse_case_file(path, READERS)
 
 
 def load_cases(directory: Path = CASES_DIR) -> list[Case]:
-    """Every case of every *.case file, checked for unique ids and known FROM bases.
-
-    Raises:
-        CaseFormatError: a malformed file, a repeated id or an unknown FROM.
-    """
-    cases: list[Case] = []
-    for path in sorted(directory.glob("*.case")):
-        cases.extend(parse_case_file(path))
-    seen: dict[str, Case] = {}
-    for c in cases:
-        if c.id in seen:
-            raise CaseFormatError(f"{c.where}: case id {c.id} also at {seen[c.id].where}")
-        seen[c.id] = c
-    for c in cases:
-        if c.base is not None and c.base not in seen:
-            raise CaseFormatError(f"{c.where}: FROM names unknown case {c.base}")
-    return cases
+    """Every case of every *.case file (see `case_format.load_cases`)."""
+    return case_format.load_cases(directory, READERS)
 
 
 # --------------------------------------------------------------------------- GIVEN
-
-
-def _resolve(case: Case, by_id: dict[str, Case]) -> tuple[tuple[str, ...], str | None,
-                                                          list[Line]]:
-    """Players, seed and GIVEN lines of a case, following FROM."""
-    chain = [case]
-    while chain[-1].base is not None:
-        nxt = by_id[chain[-1].base]
-        if nxt in chain:
-            raise CaseFormatError(f"{case.where}: FROM loop")
-        chain.append(nxt)
-    players: tuple[str, ...] | None = None
-    seed: str | None = None
-    given: list[Line] = []
-    for c in reversed(chain):
-        players = c.players or players
-        seed = c.seed if c.seed is not None else seed
-        given.extend(c.given)
-    return players or DEFAULT_PLAYERS, seed, given
 
 
 def _started(case: Case, by_id: dict[str, Case], players: tuple[str, ...]) -> GameStarted:
@@ -233,34 +103,6 @@ def _started(case: Case, by_id: dict[str, Case], players: tuple[str, ...]) -> Ga
     if c is None or c.variant is None:
         return start_game(players)
     return start_game(players, variant=c.variant, freedoms=c.freedoms)
-
-
-def _items(lines: Sequence[Line]) -> Iterator[tuple[Line, str | None, list[str]]]:
-    """(line, player or None, words) for each comma-separated item of GIVEN."""
-    for line in lines:
-        text = line.text
-        who: str | None = None
-        m = re.match(r"([a-z][a-z0-9_-]*)\s*:(.*)$", text)
-        if m:
-            who, text = m.group(1), m.group(2)
-        for part in text.split(","):
-            words = part.split()
-            if words:
-                yield line, who, words
-
-
-def _int(line: Line, word: str) -> int:
-    try:
-        return int(word)
-    except ValueError:
-        raise CaseFormatError(f"line {line.number}: expected a number, found {word!r}") \
-            from None
-
-
-def _seat(line: Line, players: Sequence[str], name: str) -> int:
-    if name not in players:
-        raise CaseFormatError(f"line {line.number}: unknown player {name!r}")
-    return players.index(name)
 
 
 _PLAYER_INTS = {
@@ -279,7 +121,7 @@ def _given_player(p: Player, line: Line, words: list[str]) -> Player:
     key, args = words[0], words[1:]
     R = dataclasses.replace
     if key in _PLAYER_INTS and len(args) == 1:
-        return R(p, **{_PLAYER_INTS[key]: _int(line, args[0])})
+        return R(p, **{_PLAYER_INTS[key]: to_int(line, args[0])})
     if key in _PLAYER_LISTS:
         return R(p, **{_PLAYER_LISTS[key]: tuple(args)})
     if key in _PLAYER_FLAGS and not args:
@@ -364,10 +206,10 @@ def build_given(players: tuple[str, ...], lines: Sequence[Line],
     Raises:
         CaseFormatError: an unknown item or an impossible position.
     """
-    expansion = next((w[1] for _, who, w in _items(lines)
+    expansion = next((w[1] for _, who, w in given_items(lines)
                       if who is None and w[0] == "expansion" and len(w) == 2), "none")
-    raise_next = any(who is None and w == ["raise", "next"] for _, who, w in _items(lines))
-    chosen = {w[1].replace("-", "_"): w[2] for _, who, w in _items(lines)
+    raise_next = any(who is None and w == ["raise", "next"] for _, who, w in given_items(lines))
+    chosen = {w[1].replace("-", "_"): w[2] for _, who, w in given_items(lines)
               if who is None and w[0] == "option" and len(w) == 3}
     variant = {} if started is None else {"variant": started.variant,
                                           "freedoms": started.freedoms}
@@ -382,30 +224,30 @@ def build_given(players: tuple[str, ...], lines: Sequence[Line],
     marked: set[str] = set()
     deck_override: dict[str, decks.Deck] = {}
     last_line = 0
-    for line, who, words in _items(lines):
+    for line, who, words in given_items(lines):
         last_line = line.number
         if who is not None:
-            seat = _seat(line, players, who)
+            seat = to_seat(line, players, who)
             ps[seat] = _given_player(ps[seat], line, words)
             continue
         key, args = words[0], words[1:]
         if key == "round" and len(args) == 1:
-            game["round"] = _int(line, args[0])
+            game["round"] = to_int(line, args[0])
         elif key == "phase" and len(args) == 1 and args[0] in ("auction", "action",
                                                                "characters"):
             game["phase"] = args[0]
         elif key in ("expansion", "raise") and len(args) == 1 or key == "option":
             pass  # read above
         elif key == "banker" and len(args) == 1 and court is not None:
-            court = dataclasses.replace(court, banker=_int(line, args[0]))
+            court = dataclasses.replace(court, banker=to_int(line, args[0]))
         elif key == "character" and len(args) == 2 and court is not None:
-            characters.append((args[0], _seat(line, players, args[1])))
+            characters.append((args[0], to_seat(line, players, args[1])))
         elif key in ("start", "turn", "namer") and len(args) == 1:
-            game[key] = None if args[0] == "none" else _seat(line, players, args[0])
+            game[key] = None if args[0] == "none" else to_seat(line, players, args[0])
         elif key == "money" and args == ["open"]:
             game["money_open"] = True
         elif key == "supply" and len(args) == 2:
-            supply.append((line, args[0], _int(line, args[1])))
+            supply.append((line, args[0], to_int(line, args[1])))
         elif key == "marked":
             marked.update(args)
         elif key == "deck" and args and args[0] in RULES_DECKS:
@@ -586,11 +428,11 @@ def _player_fact(run: Run, line: Line, p: Player, key: str, args: list[str]) -> 
     got: Any
     want: Any
     if key in _PLAYER_INTS:
-        got, want = getattr(p, _PLAYER_INTS[key]), _int(line, args[0])
+        got, want = getattr(p, _PLAYER_INTS[key]), to_int(line, args[0])
     elif key in ("forest", "lake", "park"):
-        got, want = p.count_landscape(key), _int(line, args[0])
+        got, want = p.count_landscape(key), to_int(line, args[0])
     elif key == "empty":
-        got, want = count(STANDARD_RULES, p, "empty"), _int(line, args[0])
+        got, want = count(STANDARD_RULES, p, "empty"), to_int(line, args[0])
     elif key in _PLAYER_LISTS:
         got, want = _multiset(getattr(p, _PLAYER_LISTS[key])), _multiset(args)
     elif key == "buildings":
@@ -623,38 +465,8 @@ def _event_value(run: Run, line: Line, field_name: str, text: str) -> Any:
     return text
 
 
-def _event_matches(run: Run, line: Line, event: Event, name: str,
-                   fields: list[tuple[str, str]]) -> bool:
-    if type(event).__name__ != name:
-        return False
-    for key, text in fields:
-        if not hasattr(event, key):
-            raise CaseFormatError(f"line {line.number}: {name} has no field {key!r}")
-        got = getattr(event, key)
-        want = _event_value(run, line, key, text)
-        if isinstance(got, tuple) and not isinstance(want, tuple):
-            want = (want,)
-        if got != want:
-            return False
-    return True
-
-
 def _event_fact(run: Run, line: Line, args: list[str], negated: bool) -> None:
-    name = args[0]
-    if name not in EVENT_TYPES:
-        raise CaseFormatError(f"line {line.number}: unknown event type {name!r}")
-    fields = []
-    for a in args[1:]:
-        key, eq, value = a.partition("=")
-        if not eq:
-            raise CaseFormatError(f"line {line.number}: expected field=value, found {a!r}")
-        fields.append((key, value))
-    hits = [e for e in run.block_events if _event_matches(run, line, e, name, fields)]
-    if negated and hits:
-        raise run.fail(line, f"unexpected event {hits[0]!r}")
-    if not negated and not hits:
-        same = [e for e in run.block_events if type(e).__name__ == name]
-        raise run.fail(line, f"no such event; {name} events of this block: {same!r}")
+    event_fact(run, line, args, negated, EVENT_TYPES, _event_value)
 
 
 def _legal(run: Run, seat: int) -> list[Command]:
@@ -702,13 +514,13 @@ def check_expect(run: Run, line: Line) -> None:
     if key == "phase":
         got, want = s.phase, args[0]
     elif key == "round":
-        got, want = s.round, _int(line, args[0])
+        got, want = s.round, to_int(line, args[0])
     elif key in ("turn", "start", "high"):
         got, want = run.name(getattr(s, key)), args[0]
     elif key == "lot":
         got, want = s.lot or "none", args[0]
     elif key == "price":
-        got, want = s.price, _int(line, args[0])
+        got, want = s.price, to_int(line, args[0])
     elif key == "winner":
         got = sorted(run.name(w) for w in s.winners)
         want = sorted(w.strip() for w in " ".join(args).split(",") if w.strip())
@@ -722,11 +534,11 @@ def check_expect(run: Run, line: Line) -> None:
                 break
         else:
             raise CaseFormatError(f"line {line.number}: no supply of {what!r}")
-        want = _int(line, args[1])
+        want = to_int(line, args[1])
     elif key == "deck":
-        got, want = decks.deck_size(s.decks[args[0]]), _int(line, args[1])
+        got, want = decks.deck_size(s.decks[args[0]]), to_int(line, args[1])
     elif key == "banker" and s.court is not None:
-        got, want = s.court.banker, _int(line, args[0])
+        got, want = s.court.banker, to_int(line, args[0])
     elif key == "holder" and s.court is not None and len(args) == 2:
         got, want = run.name(s.court.holder(args[0])), args[1]
     elif key == "marker" and s.court is not None:
@@ -764,7 +576,7 @@ def _view_fact(run: Run, line: Line, args: list[str]) -> None:
     elif shown is None:
         ok = False
     elif args[2] == "florins":
-        ok = shown == _int(line, want[0])
+        ok = shown == to_int(line, want[0])
     else:
         ok = sorted(shown) == sorted(want)
     if not ok:
@@ -800,7 +612,7 @@ def run_case(case: Case, by_id: dict[str, Case]) -> Run:
         CaseFailure: an expectation or an invariant does not hold.
         CaseFormatError: the case is malformed.
     """
-    players, seed, given = _resolve(case, by_id)
+    players, seed, given = resolve(case, by_id)
     first = case.blocks[0]
     if not first.log and any(ln.text.startswith("error") for ln in first.expect):
         # A case about the setup itself: starting the game is refused.

@@ -22,10 +22,25 @@ import dataclasses
 import re
 import shlex
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import case_format
+from case_format import (
+    Block,
+    Case,
+    CaseFailure,
+    CaseFormatError,
+    Line,
+    event_fact,
+    format_error,
+    given_items,
+    resolve,
+    to_int,
+    to_seat,
+)
 
 from engine.errors import IllegalMoveError, NotationError
 from engine.protocol import CHANCE
@@ -38,8 +53,6 @@ from engine.undo import play as undo_play
 from notation.registry import grammar_for
 
 CASES_DIR = Path(__file__).resolve().parents[1] / "cases" / "signorie"
-DEFAULT_PLAYERS = ("anna", "bas", "chris", "dirk")
-KEYWORDS = ("CASE", "RULE", "PLAYERS", "SEED", "FROM", "XFAIL", "GIVEN", "LOG", "EXPECT", "END")
 DEFAULT_FLORINS = 10
 DEFAULT_VALUES = (1, 2, 3, 4)  # the dice of a colour on offer unless GIVEN says otherwise
 
@@ -51,50 +64,14 @@ def game() -> Any:
     return GAME
 
 
-class CaseFormatError(Exception):
-    """A case file that does not follow the case format."""
+def _xfail(case: Case, rest: str, path: Path, number: int) -> None:
+    """XFAIL REASON: the case finds an engine bug."""
+    if not rest:
+        raise format_error(path, number, "XFAIL needs a reason")
+    case.xfail = rest
 
 
-class CaseFailure(AssertionError):
-    """A case whose expectations do not hold."""
-
-
-@dataclass(frozen=True)
-class Line:
-    number: int  # 1-based line in the case file
-    text: str
-
-
-@dataclass
-class Block:
-    log: list[Line] = field(default_factory=list)
-    expect: list[Line] = field(default_factory=list)
-
-
-@dataclass
-class Case:
-    id: str
-    file: Path
-    line: int
-    rules: list[str] = field(default_factory=list)
-    description: list[str] = field(default_factory=list)
-    players: tuple[str, ...] | None = None
-    seed: str | None = None
-    base: str | None = None  # FROM
-    xfail: str | None = None  # the engine bug the case finds
-    given: list[Line] = field(default_factory=list)
-    blocks: list[Block] = field(default_factory=list)
-
-    @property
-    def where(self) -> str:
-        return f"{self.file.name}:{self.line}"
-
-
-# --------------------------------------------------------------------------- reading
-
-
-def _format_error(path: Path, number: int, message: str) -> CaseFormatError:
-    return CaseFormatError(f"{path.name}:{number}: {message}")
+READERS = {"XFAIL": _xfail}
 
 
 def parse_case_file(path: Path) -> list[Case]:
@@ -103,146 +80,15 @@ def parse_case_file(path: Path) -> list[Case]:
     Raises:
         CaseFormatError: the file breaks the case format.
     """
-    cases: list[Case] = []
-    case: Case | None = None
-    section = ""
-    for number, raw in enumerate(path.read_text("utf-8").splitlines(), 1):
-        text = raw.strip()
-        if not text or text.startswith("#"):
-            continue
-        word, _, rest = text.partition(" ")
-        rest = rest.strip()
-        if word not in KEYWORDS:
-            if case is None:
-                raise _format_error(path, number, f"text outside a case: {text!r}")
-            if section == "head":
-                case.description.append(text)
-            elif section == "GIVEN":
-                case.given.append(Line(number, text))
-            elif section == "LOG":
-                case.blocks[-1].log.append(Line(number, text))
-            elif section == "EXPECT":
-                case.blocks[-1].expect.append(Line(number, text))
-            continue
-        if word == "CASE":
-            if case is not None:
-                raise _format_error(path, number, f"CASE {rest} inside case {case.id} (no END)")
-            if not re.fullmatch(r"[a-z0-9][a-z0-9.-]*", rest):
-                raise _format_error(path, number, f"bad case id {rest!r}")
-            case = Case(rest, path, number)
-            section = "head"
-            continue
-        if case is None:
-            raise _format_error(path, number, f"{word} outside a case")
-        if word == "END":
-            _check_case(case, path, number)
-            cases.append(case)
-            case, section = None, ""
-        elif word == "RULE":
-            if section != "head":
-                raise _format_error(path, number, "RULE belongs to the head of a case")
-            case.rules.append(rest)
-        elif word == "PLAYERS":
-            case.players = tuple(n.strip().lower() for n in rest.split(",") if n.strip())
-        elif word == "SEED":
-            case.seed = rest
-        elif word == "FROM":
-            case.base = rest
-        elif word == "XFAIL":
-            if not rest:
-                raise _format_error(path, number, "XFAIL needs a reason")
-            case.xfail = rest
-        elif word == "GIVEN":
-            section = "GIVEN"
-        elif word == "LOG":
-            case.blocks.append(Block())
-            section = "LOG"
-        elif word == "EXPECT":
-            if section != "LOG":
-                case.blocks.append(Block())
-            section = "EXPECT"
-    if case is not None:
-        raise _format_error(path, case.line, f"case {case.id} has no END")
-    return cases
-
-
-def _check_case(case: Case, path: Path, number: int) -> None:
-    if not case.rules:
-        raise _format_error(path, case.line, f"case {case.id} cites no RULE")
-    if not case.description:
-        raise _format_error(path, case.line, f"case {case.id} has no description")
-    if not any(b.expect for b in case.blocks):
-        raise _format_error(path, number, f"case {case.id} expects nothing")
+    return case_format.parse_case_file(path, READERS)
 
 
 def load_cases(directory: Path = CASES_DIR) -> list[Case]:
-    """Every case of every *.case file, checked for unique ids and known FROM bases.
-
-    Raises:
-        CaseFormatError: a malformed file, a repeated id or an unknown FROM.
-    """
-    cases: list[Case] = []
-    for path in sorted(directory.glob("*.case")):
-        cases.extend(parse_case_file(path))
-    seen: dict[str, Case] = {}
-    for c in cases:
-        if c.id in seen:
-            raise CaseFormatError(f"{c.where}: case id {c.id} also at {seen[c.id].where}")
-        seen[c.id] = c
-    for c in cases:
-        if c.base is not None and c.base not in seen:
-            raise CaseFormatError(f"{c.where}: FROM names unknown case {c.base}")
-    return cases
+    """Every case of every *.case file (see `case_format.load_cases`)."""
+    return case_format.load_cases(directory, READERS)
 
 
 # --------------------------------------------------------------------------- GIVEN
-
-
-def _resolve(case: Case, by_id: dict[str, Case]) -> tuple[tuple[str, ...], str | None,
-                                                          list[Line]]:
-    """Players, seed and GIVEN lines of a case, following FROM."""
-    chain = [case]
-    while chain[-1].base is not None:
-        nxt = by_id[chain[-1].base]
-        if nxt in chain:
-            raise CaseFormatError(f"{case.where}: FROM loop")
-        chain.append(nxt)
-    players: tuple[str, ...] | None = None
-    seed: str | None = None
-    given: list[Line] = []
-    for c in reversed(chain):
-        players = c.players or players
-        seed = c.seed if c.seed is not None else seed
-        given.extend(c.given)
-    return players or DEFAULT_PLAYERS, seed, given
-
-
-def _items(lines: Sequence[Line]) -> Iterator[tuple[Line, str | None, list[str]]]:
-    """(line, player or None, words) for each comma-separated item of GIVEN."""
-    for line in lines:
-        text = line.text
-        who: str | None = None
-        m = re.match(r"([a-z][a-z0-9_-]*)\s*:(.*)$", text)
-        if m:
-            who, text = m.group(1), m.group(2)
-        for part in text.split(","):
-            words = part.split()
-            if words:
-                yield line, who, words
-
-
-def _int(line: Line, word: str) -> int:
-    try:
-        return int(word)
-    except ValueError:
-        raise CaseFormatError(f"line {line.number}: expected a number, found {word!r}") \
-            from None
-
-
-def _seat(line: Line, players: Sequence[str], name: str) -> int:
-    if name not in players:
-        raise CaseFormatError(f"line {line.number}: unknown player {name!r}")
-    return players.index(name)
 
 
 def _sexes(line: Line, words: Sequence[str]) -> tuple[int, int]:
@@ -292,22 +138,22 @@ def _given_player(rules: Rules, g: _Given, line: Line, words: list[str],
     key, args = words[0], words[1:]
     b = g.board
     if key in ("florins", "vp", "initiative", "sons") and len(args) == 1:
-        b[{"vp": "points"}.get(key, key)] = _int(line, args[0])
+        b[{"vp": "points"}.get(key, key)] = to_int(line, args[0])
     elif key == "available":
         b["males"], b["females"] = _sexes(line, args)
     elif key == "general":
         g.general = _sexes(line, args)
     elif key == "die" and len(args) == 2:
-        b["dice"] = (*b["dice"], (_check_colour(line, args[0]), _int(line, args[1])))
+        b["dice"] = (*b["dice"], (_check_colour(line, args[0]), to_int(line, args[1])))
     elif key == "helper" and len(args) == 2:
-        space = _int(line, args[1])
+        space = to_int(line, args[1])
         if rules.helper_space(_check_colour(line, args[0]), space) is None:
             raise CaseFormatError(f"line {line.number}: no helper space {args[0]} {space}")
         b["helpers"] = tuple(sorted({*b["helpers"], (args[0], space)},
                                     key=lambda h: (COLOURS.index(h[0]), h[1])))
     elif key in CAREERS:
         for a in args:
-            space = _int(line, a)
+            space = to_int(line, a)
             if not 1 <= space <= rules.career_top:
                 raise CaseFormatError(f"line {line.number}: no space {space} on {key}")
             careers[CAREERS.index(key)].append((seat, space))
@@ -320,7 +166,7 @@ def _given_player(rules: Rules, g: _Given, line: Line, words: list[str],
         b["face_down"] = (*b["face_down"], *(row for _ in tiles))
         b["hidden"] = (*b["hidden"], *tiles)
     elif key == "threshold" and len(args) == 1:
-        g.threshold = _int(line, args[0])
+        g.threshold = to_int(line, args[0])
     else:
         raise CaseFormatError(f"line {line.number}: unknown player item {' '.join(words)!r}")
 
@@ -344,24 +190,24 @@ def build_given(players: tuple[str, ...], lines: Sequence[Line], seeded: bool) -
     city_names = CITIES[:r.city_count[n]]
     fields: dict[tuple[str, str], str] = {}
     figures: dict[tuple[str, str], list[int]] = {}
-    for line, who, words in _items(lines):
+    for line, who, words in given_items(lines):
         if who is not None:
-            seat = _seat(line, players, who)
+            seat = to_seat(line, players, who)
             _given_player(r, givens[seat], line, words, careers, seat)
             continue
         key, args = words[0], words[1:]
         if key == "round" and len(args) == 1:
-            game["round"] = _int(line, args[0])
+            game["round"] = to_int(line, args[0])
         elif key == "phase" and len(args) == 1 and args[0] in (ACTIONS, REWARDS):
             game["phase"] = args[0]
         elif key in ("order", "passed", "stack", "rewarded"):
-            game[key] = tuple(_seat(line, players, a) for a in args)
+            game[key] = tuple(to_seat(line, players, a) for a in args)
         elif key == "turn" and len(args) == 1:
-            game["turn"] = _seat(line, players, args[0])
+            game["turn"] = to_seat(line, players, args[0])
         elif key == "cities":
             city_names = tuple(args)
         elif key == "offer" and args:
-            offers[_check_colour(line, args[0])] = tuple(sorted(_int(line, a) for a in args[1:]))
+            offers[_check_colour(line, args[0])] = tuple(sorted(to_int(line, a) for a in args[1:]))
         elif key == "tasks":
             game["tasks"] = tuple(args)
         elif key == "rewards":
@@ -369,7 +215,7 @@ def build_given(players: tuple[str, ...], lines: Sequence[Line], seeded: bool) -
         elif key == "field" and len(args) == 3 and args[1] in ("marriage", "mission"):
             fields[(args[0], args[1])] = _check_tiles(line, r, args[2:])[0]
         elif key in ("marriage", "mission") and args:
-            figures[(args[0], key)] = [_seat(line, players, a) for a in args[1:]]
+            figures[(args[0], key)] = [to_seat(line, players, a) for a in args[1:]]
         else:
             raise CaseFormatError(f"line {line.number}: unknown GIVEN item {' '.join(words)!r}")
 
@@ -614,7 +460,7 @@ def _yes(line: Line, word: str) -> bool:
 
 
 def _spaces(words: Sequence[str], line: Line) -> list[int]:
-    return [] if words == ["none"] else sorted(_int(line, w) for w in words)
+    return [] if words == ["none"] else sorted(to_int(line, w) for w in words)
 
 
 def _pairs(line: Line, words: Sequence[str]) -> list[tuple[str, int]]:
@@ -623,7 +469,7 @@ def _pairs(line: Line, words: Sequence[str]) -> list[tuple[str, int]]:
         return []
     if len(words) % 2:
         raise CaseFormatError(f"line {line.number}: write COLOUR N pairs (or none)")
-    return sorted((words[i], _int(line, words[i + 1])) for i in range(0, len(words), 2))
+    return sorted((words[i], to_int(line, words[i + 1])) for i in range(0, len(words), 2))
 
 
 def _player_fact(run: Run, line: Line, seat: int, key: str, args: list[str]) -> None:
@@ -633,13 +479,13 @@ def _player_fact(run: Run, line: Line, seat: int, key: str, args: list[str]) -> 
     want: Any
     if key in ("florins", "vp", "initiative", "sons"):
         got = getattr(p, {"vp": "points"}.get(key, key))
-        want = _int(line, args[0])
+        want = to_int(line, args[0])
     elif key == "threshold":
-        got, want = s.threshold(seat), _int(line, args[0])
+        got, want = s.threshold(seat), to_int(line, args[0])
     elif key == "available":
         got, want = (p.males, p.females), _sexes(line, args)
     elif key == "available-total":
-        got, want = p.males + p.females, _int(line, args[0])
+        got, want = p.males + p.females, to_int(line, args[0])
     elif key == "general":
         got, want = (p.general_m, p.general_f), _sexes(line, args)
     elif key == "dice":
@@ -653,12 +499,12 @@ def _player_fact(run: Run, line: Line, seat: int, key: str, args: list[str]) -> 
         got = sorted(p.open_tiles(_check_row(line, args[0])))
         want = [] if args[1:] == ["none"] else sorted(args[1:])
     elif key == "facedown" and len(args) == 2:
-        got, want = p.face_down.count(_check_row(line, args[0])), _int(line, args[1])
+        got, want = p.face_down.count(_check_row(line, args[0])), to_int(line, args[1])
     elif key == "place":
         result = game().result(s)
         if result is None:
             raise run.fail(line, "the game is not over")
-        got, want = result.standings[seat].place, _int(line, args[0])
+        got, want = result.standings[seat].place, to_int(line, args[0])
     else:
         raise CaseFormatError(f"line {line.number}: unknown player fact {key!r}")
     if got != want:
@@ -685,40 +531,10 @@ def _event_value(run: Run, line: Line, field_name: str, text: str) -> Any:
     return text
 
 
-def _event_matches(run: Run, line: Line, event: Any, name: str,
-                   fields: list[tuple[str, str]]) -> bool:
-    if type(event).__name__ != name:
-        return False
-    for key, text in fields:
-        if not hasattr(event, key):
-            raise CaseFormatError(f"line {line.number}: {name} has no field {key!r}")
-        got = getattr(event, key)
-        want = _event_value(run, line, key, text)
-        if isinstance(got, tuple) and not isinstance(want, tuple):
-            want = (want,)
-        if got != want:
-            return False
-    return True
-
-
 def _event_fact(run: Run, line: Line, args: list[str], negated: bool) -> None:
     from engine.signorie.events import EVENT_TYPES
 
-    name = args[0]
-    if name not in EVENT_TYPES:
-        raise CaseFormatError(f"line {line.number}: unknown event type {name!r}")
-    fields = []
-    for a in args[1:]:
-        key, eq, value = a.partition("=")
-        if not eq:
-            raise CaseFormatError(f"line {line.number}: expected field=value, found {a!r}")
-        fields.append((key, value))
-    hits = [e for e in run.block_events if _event_matches(run, line, e, name, fields)]
-    if negated and hits:
-        raise run.fail(line, f"unexpected event {hits[0]!r}")
-    if not negated and not hits:
-        same = [e for e in run.block_events if type(e).__name__ == name]
-        raise run.fail(line, f"no such event; {name} events of this block: {same!r}")
+    event_fact(run, line, args, negated, EVENT_TYPES, _event_value)
 
 
 def _legal_fact(run: Run, line: Line, text: str, negated: bool) -> None:
@@ -806,7 +622,7 @@ def check_expect(run: Run, line: Line) -> None:
     if key == "phase":
         got, want = s.phase, args[0]
     elif key == "round":
-        got, want = s.round, _int(line, args[0])
+        got, want = s.round, to_int(line, args[0])
     elif key == "turn":
         got, want = run.name(s.turn), args[0]
     elif key == "finished":
@@ -824,17 +640,17 @@ def check_expect(run: Run, line: Line) -> None:
         got, want = list(s.offered(_check_colour(line, args[0]))), _spaces(args[1:] or ["none"],
                                                                          line)
     elif key == "offered":
-        got, want = sum(len(v) for _, v in s.dice), _int(line, args[0])
+        got, want = sum(len(v) for _, v in s.dice), to_int(line, args[0])
     elif key == "cities":
         got, want = [c.name for c in s.cities], args
     elif key == "pool":
-        got, want = sum(s.family_left), _int(line, args[0])
+        got, want = sum(s.family_left), to_int(line, args[0])
     elif key == "tasks":
         got, want = list(s.tasks), args
     elif key == "rewards":
         got, want = list(s.reward_row), args
     elif key == "florins-total":
-        got, want = sum(p.florins for p in s.players), _int(line, args[0])
+        got, want = sum(p.florins for p in s.players), to_int(line, args[0])
     elif key == "winner":
         got = sorted(run.name(w) for w in s.winners)
         want = sorted(w.strip() for w in " ".join(args).split(",") if w.strip())
@@ -877,7 +693,7 @@ def run_case(case: Case, by_id: dict[str, Case]) -> Run:
         CaseFormatError: the case is malformed.
     """
     g = game()
-    players, seed, given = _resolve(case, by_id)
+    players, seed, given = resolve(case, by_id)
     if given:
         start = build_given(players, given, seeded=seed is not None)
     else:
