@@ -230,9 +230,8 @@ class Run(Protocol):
     def fail(self, line: Line, message: str) -> CaseFailure: ...
 
 
-R = Any  # the game's own Run, passed back to its `value`
-Value = Callable[[R, Line, str, str], Any]
-"""A game's reading of `field=TEXT` in an `event` fact: (run, line, field, text) -> value."""
+Value = Callable[[Any, Line, str, str], Any]
+"""A game's reading of `field=TEXT` in an `event` fact: (its run, line, field, text) -> value."""
 
 
 def _event_matches(run: Run, line: Line, event: Any, name: str,
