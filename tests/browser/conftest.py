@@ -24,9 +24,11 @@ def _missing() -> str:
     return ""
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """A Chromium context with a fresh profile."""
+    """A Chromium context with a fresh profile, closed when the browser tests end:
+    Playwright's synchronous API keeps an asyncio loop running while it is open, and
+    the tests after these (the mail servers' clients) run loops of their own."""
     missing = _missing()
     if missing and os.environ.get("CI") == "true":
         pytest.fail(f"the browser tests must run in CI: {missing}")

@@ -295,8 +295,11 @@ def test_selfplay_takes_the_player_counts_of_the_chosen_game() -> None:
     cli("selfplay", "-n", "6", code=2)
 
 
-def test_demo_plays_the_chosen_game_with_its_own_scripted_words(tmp_path: Path) -> None:
+def test_demo_plays_the_chosen_game_with_its_own_scripted_words(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # the scripted players once read every game as the default game's state
+    for var in ("DATABASE_URL", "PBEM_CONFIG", "PBEM_DB", "PBEM_TRANSPORT"):
+        monkeypatch.delenv(var, raising=False)  # `export --db` reads the demo's file
     out = cli("demo", "--game", "high-card", "--players", "3", "--out", str(tmp_path / "d"))
     assert "played to the end by mail" in out and "scores: " in out
     exported = cli("export", "hc-1", "--db", str(tmp_path / "d" / "pbem.sqlite"))
