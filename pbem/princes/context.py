@@ -85,14 +85,6 @@ def _grid_lines(view: View) -> list[str]:
     return board.text_lines(view)
 
 
-def _grid_blocks(view: View) -> list[list[str]]:
-    """The principalities one by one, each as the lines of its own small grid: the
-    HTML part sets them side by side where the screen is wide enough and one below
-    the other on a phone."""
-    return [["   " + p.name, *(f"{7 - r}  {line}" for r, line in enumerate(p.grid)),
-             "   abcdefg"] for p in view.players]
-
-
 def status_context(view: View) -> dict[str, Any]:
     """The names `templates/princes/status.*` shows beside the shared ones."""
     assert view.viewer is not None
@@ -153,7 +145,6 @@ def status_context(view: View) -> dict[str, Any]:
         "board_legend": board.legend_lines(), "boards": board.html_boards(view),
         "board_kinds": board.html_legend(),
         **situation.situation(view),
-        "grid_blocks": _grid_blocks(view),
     }
 
 
