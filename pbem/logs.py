@@ -737,7 +737,15 @@ def _counts(v: Variant) -> str:
 def _chance_hint(game: Game[Any], state: Any) -> str:
     """What the chance line due now looks like: "expected '* deal anna: ...' naming
     the 4 cards" (its words before the colon, and the number of values after it, as
-    the seed-free example of this chance step gives them)."""
+    the seed-free example of this chance step gives them; what the values are called
+    comes from the game's presenter, `pbem.presenter.chance_noun`)."""
+    from .presenter import chance_noun
+    from .registry import presenter_for
+
+    try:
+        noun = chance_noun(presenter_for(game.name))
+    except GameError:  # a game with no presenter: the neutral word
+        noun = chance_noun(None)
     try:
         example = grammar_for(game.name).format_command(game.resolve_chance(state, ""))
     except (GameError, ValueError):
@@ -745,7 +753,7 @@ def _chance_hint(game: Game[Any], state: Any) -> str:
     if ":" not in example:
         return f"expected a chance line naming {game.chance_wanted(state)}"
     lead, values = example.split(":", 1)
-    return f"expected '{lead}: ...' naming the {len(values.split())} cards"
+    return f"expected '{lead}: ...' naming the {len(values.split())} {noun}"
 
 
 def replay_log(text: str, *, file: str = "<log>", upto: int | None = None,

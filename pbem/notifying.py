@@ -29,7 +29,7 @@ from .loading import Loaded
 from .mail_settings import DAILY, Reasons, digest_time
 from .outbound import Renderer, make_mail, status_context, thread_of, when
 from .playing import Played, undo_line
-from .presenter import board_png
+from .presenter import board_png, private_title
 from .store import EventRow, Game, Seat, head_hash, seats_of
 
 
@@ -240,14 +240,14 @@ def confirm_setting(post: Post, s: Session, row: Game, seat: Seat, loaded: Loade
 
 def private(post: Post, s: Session, row: Game, seat: Seat, loaded: Loaded,
             news: Sequence[Any], now: datetime) -> None:
-    """A mail to one seat alone about what only it learnt (its own cards)."""
+    """A mail to one seat alone about what only it learnt (its own hidden values)."""
     presenter, state = loaded.rules.presenter, loaded.state
     with speaking(seat.language, presenter):
         ctx = {"game_id": row.id, "name": seat.name, "version": state.version,
                "lines": [presenter.describe_event(e, loaded.names, seat.seat) for e in news],
                "legal": legal_lines(loaded, seat.seat)}
         post.queue(s, "private", ctx, kind="private", to=seat.email, game_id=row.id,
-                   title=_("your cards (private)"), now=now, folder=presenter.template_dir,
+                   title=private_title(presenter), now=now, folder=presenter.template_dir,
                    reply_to=post.reply_to(seat), version=state.version)
 
 

@@ -22,7 +22,7 @@ from engine.undo import play as play_command
 from notation.registry import grammar_for
 
 from .i18n import Said, gettext, said, tr
-from .presenter import Presenter
+from .presenter import Presenter, chance_noun
 from .registry import presenter_for
 from .replies import Line
 
@@ -172,7 +172,7 @@ def play_mail(played: Played, seat: int, lines: Sequence[Line],
     """Parse and decide the lines of one mail together, on the evolving state, each
     followed by the seeded chance it causes.
 
-    A command that makes chance tell its seat something new in secret (cards drawn:
+    A command that makes chance tell its seat something new in secret (a draw:
     `Presenter.private_news`) ends what one mail may hold: the sender has not seen
     it yet, so commands after it are refused (and never decided, so the reply cannot
     reveal the draw).
@@ -186,8 +186,9 @@ def play_mail(played: Played, seat: int, lines: Sequence[Line],
     for line in lines:
         if drew_after is not None:
             raise CommandFailed(line, IllegalMoveError(
-                f"this line comes after {drew_after.text!r}, which draws cards you have not "
-                "seen yet; send it again in a new mail once you have read your draw",
+                f"this line comes after {drew_after.text!r}, which draws "
+                f"{chance_noun(presenter)} you have not seen yet; send it again in a new "
+                "mail once you have read your draw",
                 "after-draw"))
         try:
             cmd = grammar.parse_command(line.text, players=names)

@@ -17,6 +17,11 @@ seat whose mail setting is `turn` or `daily` is told at once
 (`pbem.notifying.concerned`; default: only events whose `seat` is the seat).
 `catalogue = (DOMAIN, LOCALE_DIR)`, the game's gettext catalogue of its own words
 (`pbem.i18n`; default: none, the shell's catalogue alone).
+`chance_noun`, what a chance line names and a seat draws in secret, as an English
+plural noun for the shell's messages (`chance_noun(presenter)`; default "values").
+`private_title`, the title of a seat's private mail, a message of the game's catalogue
+(`private_title(presenter)`; default "your private information").
+The shell names no game's objects: its words come from here, else the neutral default.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from typing import Any, Protocol
+
+from .i18n import N_, gettext
 
 
 class Presenter(Protocol):
@@ -87,3 +94,21 @@ def board_png(presenter: Presenter, view: Any) -> bytes | None:
     must give the same bytes, and the picture shows only what `view` holds."""
     draw = getattr(presenter, "board_png", None)
     return draw(view) if draw is not None else None
+
+
+CHANCE_NOUN = "values"
+PRIVATE_TITLE = N_("your private information")
+
+
+def chance_noun(presenter: Presenter | None) -> str:
+    """What a chance line names and a seat draws in secret, as an English plural noun
+    ("cards"), for messages that stay English (a log's chance hint, a refusal): the
+    presenter's optional `chance_noun`, else "values"."""
+    return getattr(presenter, "chance_noun", None) or CHANCE_NOUN
+
+
+def private_title(presenter: Presenter | None) -> str:
+    """The title of a seat's private mail in the current language: the presenter's
+    optional `private_title` (a message of its catalogue), else "your private
+    information"."""
+    return gettext(getattr(presenter, "private_title", None) or PRIVATE_TITLE)

@@ -13,6 +13,7 @@ from engine.princes.events import CardsDrawn, Event, ProfessionsDealt, Recruited
 from engine.princes.legal import legal_commands
 from engine.princes.state import State
 from engine.princes.views import View
+from pbem.i18n import N_
 
 from . import context
 from .describe import describe_event, summarise_commands
@@ -27,6 +28,8 @@ class PrincesPresenter:
     id_prefix = "pof"
     template_dir = "princes"
     catalogue = ("princes", Path(__file__).resolve().parent / "locale")  # pbem.i18n
+    chance_noun = "cards"  # what a chance line names (pbem.presenter.chance_noun)
+    private_title = N_("your cards (private)")  # a private mail's title
     typos = ("bild theater a1", "pas", "open unicorn", "bid 1", "hello moderator")
 
     def describe_event(self, event: Event, names: Sequence[str], viewer: int | None) -> str:

@@ -305,3 +305,13 @@ def test_demo_plays_the_chosen_game_with_its_own_scripted_words(
     exported = cli("export", "hc-1", "--db", str(tmp_path / "d" / "pbem.sqlite"))
     assert exported.startswith('[Game "high-card"]')
     assert verify_log(exported).ok
+
+
+def test_a_missing_chance_line_is_hinted_in_the_shells_words() -> None:
+    """The hint names the values a chance line states in the presenter's word; high-card's
+    presenter has none, so the shell's neutral word, never The Princes's "cards"."""
+    assert getattr(PRESENTER, "chance_noun", None) is None
+    r = replay_log('[Game "high-card"]\n[Players "anna, bas"]\n\nanna: bid 2\n')
+    assert r.error is not None and r.error.rule == "chance-missing"
+    assert "expected '* deal anna: ...' naming the 3 values, as this log has no Seed tag" \
+        in r.error.message

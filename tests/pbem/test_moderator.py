@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from sqlmodel import select
 
 from engine.princes.game import to_act
@@ -298,12 +299,28 @@ def test_commands_after_a_draw_are_refused_without_revealing_it(mod, mailbox, sm
         if TakeProfession() in options:
             break
         state, _ = apply(state, seat, rng.choice(options))
+    lines = [Line(1, "profession"), Line(2, "choose poet")]
     try:
-        play_lines(state, seat, [Line(1, "profession"), Line(2, "choose poet")], "s")
+        play_lines(state, seat, lines, "s")
     except CommandFailed as f:
         assert f.error.rule == "after-draw"  # type: ignore[attr-defined]
+        assert "which draws cards you have not seen yet" in str(f.error)  # the game's word
     else:
         raise AssertionError("the second line should be refused")
+
+    # The shell's own word, for a game whose presenter names none: never "cards".
+    from engine.registry import get_game
+    from notation.registry import grammar_for
+    from pbem.playing import Played, play_mail
+    from pbem.registry import presenter_for
+
+    class Plain:
+        private_news = staticmethod(presenter_for(None).private_news)
+
+    game_rules = get_game()
+    played = Played.on(game_rules, grammar_for(game_rules.name), state, seed="s")
+    with pytest.raises(CommandFailed, match="which draws values you have not seen yet"):
+        play_mail(played, seat, lines, Plain())  # type: ignore[arg-type]
 
 
 def test_outbox_survives_a_dead_smtp_server(mod, game, mailbox) -> None:

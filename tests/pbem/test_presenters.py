@@ -6,7 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.registry import GAMES, get_game
+from pbem.i18n import speaking
 from pbem.outbound import TEMPLATE_DIR, Renderer
+from pbem.presenter import chance_noun, private_title
 from pbem.registry import PRESENTERS, presenter_for
 
 
@@ -36,3 +38,20 @@ def test_the_game_folder_is_read_before_the_shared_one(tmp_path: Path) -> None:
     assert r.render("refusal", {"reason": "x"}, "game")[0] == "own refusal x\n"
     assert r.render("notice", {"reason": "x"}, "game")[0] == "shared notice x\n"
     assert r.render("refusal", {"reason": "x"}, "")[0] == "shared x\n"
+
+
+def test_the_shell_takes_a_games_words_for_its_hidden_values_from_its_presenter() -> None:
+    """Generic code names no game's objects: The Princes of Florence says "cards", a
+    presenter with no words of its own gets the shell's neutral ones."""
+    princes, plain = presenter_for("princes-of-florence"), object()
+    assert (chance_noun(princes), chance_noun(plain), chance_noun(None)) == \
+        ("cards", "values", "values")
+    titles = {}
+    for lang in ("en", "nl", "el"):
+        with speaking(lang, princes):
+            own = private_title(princes)
+        with speaking(lang):
+            titles[lang] = (own, private_title(plain))
+    assert titles == {"en": ("your cards (private)", "your private information"),
+                      "nl": ("je kaarten (privé)", "je privé-informatie"),
+                      "el": ("οι κάρτες σου (προσωπικό)", "οι προσωπικές σου πληροφορίες")}
