@@ -58,8 +58,8 @@ def show_command(
     at: Annotated[int | None, typer.Option("--at", min=0, help="Show the position after this "
                                            "line (default: the end).")] = None,
     as_player: Annotated[str | None, typer.Option("--as", help="See the game as this player "
-                                                  "sees it (own hand only).")] = None,
-    full: Annotated[bool, typer.Option("--full", help="Show every hand and all money "
+                                                  "sees it (its own hidden values only).")] = None,
+    full: Annotated[bool, typer.Option("--full", help="Show every hidden value "
                                        "(referee view).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the view as JSON.")] = False,
     png: Annotated[Path | None, typer.Option("--png", metavar="FILE", help="Also write the "

@@ -342,16 +342,16 @@ def export_command(
     game: str,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="file (default stdout)")] = None,
     full: Annotated[bool, typer.Option(
-        "--full", help="the referee's view of a running game: every dealt, drawn, kept and "
-                       "chosen card (never give it to a player)")]
+        "--full", help="the referee's view of a running game: every hidden value dealt, "
+                       "drawn, kept or chosen (never give it to a player)")]
     = False,
     db: DbOption = None,
 ) -> None:
     """The game's log in the notation, every line with the hash-chain head after it.
 
-    Once the game is over it holds every card, the seed and the salt, and `pbem verify`
-    checks it offline (docs/trust.md). While the game runs it is the public log: every
-    value only one player saw (cards dealt, drawn, kept or chosen) is written
+    Once the game is over it holds every hidden value, the seed and the salt, and `pbem
+    verify` checks it offline (docs/trust.md). While the game runs it is the public log:
+    every value only one player saw (dealt, drawn, kept or chosen) is written
     as '?', and `pbem replay` checks it up to its first '?' line. --full gives the
     referee's view instead."""
     from .export import export_game

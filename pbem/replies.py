@@ -297,5 +297,5 @@ def no_commands(ignored: Sequence[Line], *, grammar: Grammar) -> str:
         reason += (" Ignored, as no line starts with a command word: "
                    + " / ".join(shown_lines(ignored, grammar=grammar))
                    + (f" and {more} more" if more > 0 else "")
-                   + ". Write one command per line, e.g. 'bid 400'.")
+                   + ". Write one command per line, as your mails list them.")
     return reason

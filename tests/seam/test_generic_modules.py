@@ -127,3 +127,79 @@ def test_the_check_finds_a_princes_word(tmp_path: Path) -> None:
     sample = "def f():\n    return 'the Palazzo of a composer'\n"
     found = [m.group().lower() for m in WORD_RE.finditer(sample) if m.group().lower() in WORDS]
     assert found == ["palazzo"] or "palazzo" in found
+
+
+# --------------------------------------------------------------- what users read
+
+GAME_OBJECTS = frozenset({
+    "card", "cards", "deck", "decks", "grid", "grids", "cell", "cells",
+    "florin", "florins", "money", "pp", "vp", "building", "buildings", "profession",
+    "professions", "tile", "tiles", "dice", "die", "bid", "bids", "auction", "auctions",
+    "fame", "prestige", "landscape", "landscapes", "palazzo", "city", "cities",
+    "alliance", "alliances", "work", "works"})
+"""Words for one game's objects: a generic module's messages and the shared templates
+say none of them (the words come from the game's presenter: `pbem.presenter`)."""
+
+ALLOWED = {
+    ("pbem/logs.py", "pp"), ("pbem/logs.py", "vp"),  # a Result tag's units, not a sentence
+}
+"""(module, word) pairs of a string that is no game's word there."""
+
+SHELL = ROOT / "pbem"
+MESSAGE_WORD = re.compile(r"[A-Za-z]+")
+
+
+def _said(path: Path) -> list[tuple[int, str]]:
+    """The strings a generic module may show a user: every string constant but a
+    docstring, and in the command line's modules (cli*.py) docstrings too, which typer
+    prints as help."""
+    tree = ast.parse(path.read_text("utf-8"))
+    docs: set[int] = set()
+    if not path.name.startswith("cli"):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef
+                          | ast.AsyncFunctionDef) and node.body:
+                first = node.body[0]
+                if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                    docs.add(id(first.value))
+    return [(node.lineno, node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            and id(node) not in docs]
+
+
+def _game_objects(text: str) -> list[str]:
+    return [w for w in MESSAGE_WORD.findall(text) if w.lower() in GAME_OBJECTS]
+
+
+def shell_modules() -> list[Path]:
+    return sorted(p for p in SHELL.glob("*.py"))
+
+
+def shared_templates() -> list[Path]:
+    return sorted(p for p in (ROOT / "templates").iterdir()
+                  if p.is_file() and p.suffix in (".txt", ".html"))
+
+
+@pytest.mark.parametrize("path", shell_modules(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_shell_says_no_games_object(path: Path) -> None:
+    rel = str(path.relative_to(ROOT))
+    bad = [f"{line}: {word} in {text[:60]!r}" for line, text in _said(path)
+           for word in _game_objects(text) if (rel, word.lower()) not in ALLOWED]
+    assert not bad, f"{rel} names a game's objects to its users: {bad[:10]}"
+
+
+@pytest.mark.parametrize("path", shared_templates(), ids=lambda p: p.name)
+def test_the_shared_templates_say_no_games_object(path: Path) -> None:
+    found = _game_objects(path.read_text("utf-8"))
+    assert not found, f"templates/{path.name} names a game's objects: {found}"
+
+
+def test_the_message_check_sees_a_games_object(tmp_path: Path) -> None:
+    source = '"""A module."""\n\n\ndef f():\n    """Show every card."""\n' \
+             '    return f"the {1} florins"\n'
+    for name, found in (("cli_probe.py", ["card", "florins"]), ("probe.py", ["florins"])):
+        probe = tmp_path / name
+        probe.write_text(source, "utf-8")  # typer shows a cli module's docstrings as help
+        said = [w for _, text in _said(probe) for w in _game_objects(text)]
+        assert sorted(said) == found
+    assert shared_templates() and len(shell_modules()) > 30
