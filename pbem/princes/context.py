@@ -23,12 +23,14 @@ def _winners(view: View) -> str:
 
 
 def headline(view: View, viewer: str | None) -> str:
-    """What the first line of a status mail says: round and whose turn (in the current
-    language, `pbem.i18n`)."""
+    """What the first line of a status mail says: the round and its phase, and whose
+    turn ("Round 2 of 7, auction phase — your turn"; in the current language,
+    `pbem.i18n`)."""
     if view.phase == "over":
         return tr("game over: %(winners)s", winners=_winners(view))
-    where = _("Setup") if view.phase in ("deal", "keep") else tr("Round %(round)s",
-                                                                round=view.round)
+    where = _("Setup") if view.phase in ("deal", "keep") else tr(
+        "Round %(round)s of %(rounds)s, %(phase)s", round=view.round, rounds=view.rounds,
+        phase=tr("%(phase)s phase", phase=phase_name(view.phase)))
     if viewer is not None and viewer in view.to_act:
         return tr("%(where)s — your turn", where=where)
     acting = [n for n in view.to_act if n != "chance"]

@@ -293,7 +293,7 @@ def summarise_commands(cmds: Sequence[Command], building_cost: int | None = None
         out.append(f"build <building> <cells>{cost}   "
                    + tr("buildings you can build: %(buildings)s", buildings=names(builds)))
         for bs in builds.values():
-            out.append(f"    e.g. {format_command(bs[0])}   "
+            out.append("    " + tr("e.g. %(command)s", command=format_command(bs[0])) + "   "
                        + tr("(%(n)s listed placements)", n=len(bs)))
     for prof, ws in works.items():
         bonus_sets = sorted({w.bonuses for w in ws if w.bonuses}, key=len)

@@ -54,7 +54,7 @@ ENGLISH = ("How to reply", "Your commands now", "Only you receive this mail",
            "Players", "Principalities", "Supply:", "Position:", "Your professions",
            "Your bonus and prestige cards", "The others' displays", "Auction:", "game over",
            "work value", "Key: P Palazzo", "Picture of the principalities", "professions in hand",
-           "Fame ", "fame ", "florins", "Deadline:", "Accepted from you")
+           "Fame ", "fame ", "florins", "Deadline:", "Accepted from you", "e.g. ")
 
 
 def text_of(msg: EmailMessage) -> str:
@@ -249,6 +249,7 @@ def test_status_mails_in_dutch_and_greek(game_mails) -> None:
     assert "γελωτοποιός (jester)" in el_text or "κτίστης (builder)" in el_text
     # the commands stay English
     assert "\n  keep " in text_of(nl[0]) and "\n  keep " in text_of(el[0])
+    assert "\n      bv. build " in nl_text and "\n      π.χ. build " in el_text
     assert any("\n  pass" in text_of(m) or "\n  open <object>" in text_of(m) for m in nl)
 
 

@@ -117,3 +117,28 @@ def test_events_take_an_before_a_vowel_sound() -> None:
         .startswith("anna built a university ")
     assert describe_event(CardBought(1, "bonus", 300), NAMES, None) == \
         "bas paid 300 for a bonus card"
+
+
+def test_the_headline_names_the_round_and_its_phase_in_every_language() -> None:
+    from pbem.i18n import speaking
+    from pbem.princes import PRESENTER
+    from pbem.princes.context import headline
+
+    states = _states(5)
+    phases = {}
+    for state in states:
+        if state.round and not state.finished and state.phase not in phases:
+            phases[state.phase] = state
+    assert {"auction", "action"} <= set(phases)
+    for phase, state in phases.items():
+        first = _mail(state, 0)[0].splitlines()[0]
+        assert f"Round {state.round} of {state.rules.rounds}, {phase} phase — " in first
+    auction = view_for(phases["auction"], 0)
+    said = {}
+    for lang in ("en", "nl", "el"):
+        with speaking(lang, PRESENTER):
+            said[lang] = headline(auction, auction.to_act[0])
+    rounds = phases["auction"].rules.rounds
+    assert said == {"en": f"Round 1 of {rounds}, auction phase — your turn",
+                    "nl": f"Ronde 1 van {rounds}, veilingfase — jij bent aan zet",
+                    "el": f"Γύρος 1 από {rounds}, φάση: δημοπρασία — σειρά σου"}
