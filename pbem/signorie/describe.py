@@ -63,7 +63,7 @@ from engine.signorie.events import (
     TurnEnded,
     TurnOrderSet,
 )
-from pbem.i18n import N_, _, current_language, ngettext, term, tr
+from pbem.i18n import N_, _, current_language, ngettext, pgettext, term, tr
 
 from .terms import name as _name
 
@@ -315,11 +315,12 @@ def _ended(revealed: Sequence[tuple[int, str, str]], careers: Sequence[int],
                       who=who, careers=careers[seat], rows=rows[seat])
         else:
             line = who
-        tiles = " ".join(f"{tile} ({name(row)})" for s, row, tile in revealed if s == seat)
+        tiles = ", ".join(tr("%(tile)s beside %(row)s", tile=tile, row=_row(row))
+                          for s, row, tile in revealed if s == seat)
         if tiles:
             line += tr("; face-down tiles %(tiles)s", tiles=tiles)
         lines.append("    " + line)
-    won = ", ".join(_who(w, names, viewer) for w in winners)
+    won = ", ".join(pgettext("object", "you") if w == viewer else names[w] for w in winners)
     if won:
         lines.append("    " + tr("won by %(winners)s", winners=won))
     return "\n".join(lines)

@@ -15,6 +15,7 @@ import pytest
 
 from engine.selfplay import Playout, play_random
 from engine.signorie.definition import GAME
+from engine.signorie.events import DieTaken, GameEnded, Passed
 from pbem.i18n import LANGUAGES, catalogue, game_catalogues, speaking
 from pbem.outbound import Renderer, status_context
 from pbem.registry import presenter_for
@@ -153,8 +154,19 @@ def test_key_lines_in_dutch_and_greek() -> None:
         assert name("sforza5") == "sforza5"  # a family's tile: the notation's id
         assert PRESENTER.describe_event(p.events[-1], p.players, None).startswith(
             "eindtelling:\n    anna: ")
+    ended = GameEnded(((0, "military", "sforza5"),), (4, 1), (9, 0), (0,))
+    with speaking("nl", PRESENTER):
+        assert PRESENTER.describe_event(ended, ("anna", "bas"), 0).split("\n") == [
+            "eindtelling:",
+            "    jij: 4 OP voor figuren op de carrièresporen, 9 OP voor de reeksen;",
+            "        gesloten tegels: sforza5 naast de reeks militair (military)",
+            "    bas: 1 OP voor figuren op de carrièresporen, 0 OP voor de reeksen",
+            "    gewonnen door jou"]
+        assert PRESENTER.describe_event(DieTaken(1, "red", 3, 2, False), ("anna", "bas"), 0) \
+            == "bas nam de rood (red) 3 voor 2 florijnen"
     with speaking("el", PRESENTER):
         assert name("threshold") == "κατώφλι (threshold)" and name("roma") == "Ρώμη (roma)"
+        assert PRESENTER.describe_event(Passed(0, False), ("anna", "bas"), 0) == "εσύ: πάσο"
     text = next(t for t, _h in _mails("nl") if "Beschikbare dobbelstenen" in t)
     for shown in ("Beschikbare dobbelstenen (jouw kosten):", "Opdrachten (tegel, figuren",
                   "Jouw spelersbord:", "Carrièresporen en initiatief:", "Spelersvolgorde:",
