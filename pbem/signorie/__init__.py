@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from engine.signorie.state import State
@@ -22,6 +23,7 @@ class SignoriePresenter:
     name = "signorie"
     id_prefix = "sig"
     template_dir = "signorie"
+    catalogue = ("signorie", Path(__file__).resolve().parent / "locale")  # pbem.i18n
     typos = ("tkae yellow 3 florins", "take pink 3 florins", "take red 9 hire 1", "pas",
              "hello moderator")
 

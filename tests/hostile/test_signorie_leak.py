@@ -1,7 +1,7 @@
 """Signorie's face-down alliance tiles are seen by nobody, their owner included, until
 the final scoring (S8): a game whose face-down tiles are swapped for others looks the
 same to every seat and to the public, in every view, status mail, text board and
-event line, up to the final scoring; nor does `pbem show --as`.
+event line, in every language, up to the final scoring; nor does `pbem show --as`.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from engine.registry import get_game
 from engine.selfplay import play_random
 from engine.signorie.events import AllianceDrawn, GameEnded
 from pbem.cli import app
+from pbem.i18n import LANGUAGES, speaking
 from pbem.outbound import Renderer, status_context
 from pbem.registry import presenter_for
 
@@ -55,8 +56,14 @@ def _seen(state, events: tuple, seat: int | None) -> list[str]:
     return out
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_swapped_face_down_tiles_change_nothing_anyone_sees(players: int) -> None:
+def test_swapped_face_down_tiles_change_nothing_anyone_sees(players: int, lang: str) -> None:
+    with speaking(lang, PRESENTER):  # in each language of the mails
+        _swapped_tiles_unseen(players)
+
+
+def _swapped_tiles_unseen(players: int) -> None:
     for seed in range(20):
         events = play_random(GAME, players, f"leak-{seed}").events
         try:

@@ -101,7 +101,10 @@ def test_every_event_has_its_own_words(name: str) -> None:
     event = Reverted(0, 3) if cls is Reverted else _sample(cls)
     for viewer in (None, 0, 1):
         line = PRESENTER.describe_event(event, NAMES, viewer)
-        assert line and line != name and "\n" not in line, (name, line)
+        assert line and line != name, (name, line)
+        first, *more = line.split("\n")  # a long line goes on in indented lines
+        assert all(len(ln) <= 74 for ln in [first, *more]), (name, line)
+        assert all(ln.startswith("    ") for ln in more), (name, line)
     if "seat" in {f.name for f in dataclasses.fields(cls)}:
         assert re.match(r"^(you|your)\b", PRESENTER.describe_event(event, NAMES, 0)), name
 
