@@ -8,13 +8,16 @@ frozen: only `__init__` writes the slots). Replay builds hundreds of events per
 game, so this matters there.
 
 `dataclass` is `dataclasses.dataclass`, quicker to apply to the engine's many values:
-Python 3.11's decorator compiles six methods for each frozen class, some 0.35 ms a
-class, a fifth of what `pbem replay` costs to start (scripts/bench_startup.py). For
-a plain frozen slotted class (`@dataclass(frozen=True, slots=True)` on annotated
-fields with plain defaults, no base class, none of the methods it writes defined by
-the class) it compiles only the quick `__init__` above; `__repr__`, `__eq__`,
-`__hash__`, `__setattr__` and `__delattr__` are functions over the field names that
-give what the generated ones give. Any other class is `dataclasses.dataclass`'s.
+Python 3.11's decorator compiles six methods for each frozen class (and `quick_init`
+a seventh), some 0.45 ms a class, and `pbem replay` defines some 80 of them before it
+reads a line (scripts/bench_startup.py); here a class takes about 0.06 ms. For a
+plain frozen slotted class (`@dataclass(frozen=True, slots=True)` on annotated fields
+with plain defaults, no base class, none of the methods it writes defined by the
+class) it compiles nothing: the quick `__init__` above is made from code compiled
+once for each number of fields, and `__repr__`, `__eq__`, `__hash__`, `__setattr__`
+and `__delattr__` are functions over the field names that give what the generated
+ones give (tests/engine/test_frozen.py compares them). Any other class is
+`dataclasses.dataclass`'s.
 """
 
 from __future__ import annotations
@@ -22,8 +25,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import MISSING, Field, FrozenInstanceError, fields, is_dataclass
+from functools import cache
 from operator import attrgetter
 from reprlib import recursive_repr
+from types import CellType, CodeType, FunctionType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 T = TypeVar("T")
@@ -45,32 +50,45 @@ def quick_init(cls: type[T]) -> type[T]:
 
 def _quick_init(cls: type, own: Sequence[Field[Any]]) -> Any:
     """The `__init__` that sets the fields `own` of the slotted class `cls` through
-    their slots' descriptors."""
-    scope: dict[str, Any] = {}
-    params: list[str] = []
+    their slots' descriptors: `_init_code` for that many fields, named after them."""
+    setters: list[Any] = []
+    defaults: list[Any] = []
     for f in own:
         if f.default_factory is not MISSING:
             raise TypeError(f"{cls.__name__}.{f.name} has a default factory")
         if not f.init:
             raise TypeError(f"{cls.__name__}.{f.name} is not set by __init__")
-        scope[f"set_{f.name}"] = getattr(cls, f.name).__set__
-        if f.default is MISSING:
-            params.append(f.name)
-        else:
-            scope[f"default_{f.name}"] = f.default
-            params.append(f"{f.name}=default_{f.name}")
-    body = "".join(f"        set_{f.name}(self, {f.name})\n" for f in own) or "        pass\n"
-    source = (f"def make({', '.join(scope)}):\n"
-              f"    def __init__(self, {', '.join(params)}):\n{body}"
-              "    return __init__\n")
-    namespace: dict[str, Any] = {}
-    exec(source, namespace)  # noqa: S102 - the source is made above from field names
-    init = namespace["make"](**scope)
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
+        setters.append(getattr(cls, f.name).__set__)
+        if f.default is not MISSING:
+            defaults.append(f.default)
+    qualname = f"{cls.__qualname__}.__init__"
+    code = _init_code(len(own)).replace(co_varnames=("self", *(f.name for f in own)),
+                                        co_qualname=qualname)
+    closure = tuple(CellType(setters[int(name.removeprefix("set"))])  # in the code's order
+                    for name in code.co_freevars)
+    init: Any = FunctionType(code, {}, "__init__", tuple(defaults) or None, closure)
+    init.__qualname__ = qualname
     init.__module__ = cls.__module__
     init.__annotations__ = {**{f.name: f.type for f in own}, "return": None}
     init.quick = True
     return init
+
+
+@cache
+def _init_code(fields: int) -> CodeType:
+    """The code of `def __init__(self, f0, f1, ...)` that calls the setter of each
+    field on `self` and its parameter: compiled once for every number of fields, the
+    parameters renamed after a class's fields (`CodeType.replace`), so that defining
+    a class compiles nothing."""
+    params = "".join(f", f{i}" for i in range(fields))
+    body = "".join(f"        set{i}(self, f{i})\n" for i in range(fields)) or "        pass\n"
+    source = (f"def make({', '.join(f'set{i}' for i in range(fields))}):\n"
+              f"    def __init__(self{params}):\n{body}"
+              "    return __init__\n")
+    namespace: dict[str, Any] = {}
+    exec(source, namespace)  # noqa: S102 - the source is made above from numbers
+    code: CodeType = namespace["make"](*[None] * fields).__code__
+    return code
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -100,6 +118,8 @@ def _plain(cls: type) -> bool:
     own = vars(cls)
     if type(cls) is not type or cls.__bases__ != (object,) or not _WRITTEN.isdisjoint(own):
         return False
+    if "self" in own.get("__annotations__", {}):  # the name of __init__'s first parameter
+        return False
     for name, annotation in own.get("__annotations__", {}).items():
         text = annotation if isinstance(annotation, str) else repr(annotation)
         if "InitVar" in text or "KW_ONLY" in text:
@@ -114,6 +134,8 @@ def _plain(cls: type) -> bool:
 def _frozen_slotted(cls: type[T]) -> type[T]:
     """`dataclasses.dataclass(frozen=True, slots=True)(cls)`, compiling one method."""
     documented = bool(cls.__doc__)
+    if not documented:  # written below, from the signature of the real __init__
+        cls.__doc__ = cls.__name__
     built: Any = dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=True)
     own = fields(built)
     names = tuple(f.name for f in own)

@@ -38,6 +38,16 @@ def test_builds_the_same_values_as_the_generated_init() -> None:
                                                                                    300)
 
 
+def test_sets_every_field_of_a_class_of_many() -> None:
+    many = dataclasses.make_dataclass("Many", [f"f{i}" for i in range(25)], frozen=True,
+                                      slots=True)
+    plain = many(*range(25))
+    quick = quick_init(dataclasses.make_dataclass("Many", [f"f{i}" for i in range(25)],
+                                                  frozen=True, slots=True))
+    assert repr(quick(*range(25))) == repr(plain)
+    assert repr(quick(**{f"f{i}": i for i in range(25)})) == repr(plain)
+
+
 def test_the_value_stays_frozen_and_arguments_are_checked() -> None:
     q = Quick(1)
     with pytest.raises(dataclasses.FrozenInstanceError):
@@ -171,6 +181,9 @@ def test_dataclass_builds_the_class_dataclasses_builds() -> None:
                         {"line": "int", "actor": "str", "command": "Any",
                          "note": "str", "private": "ClassVar[bool]"}),
                  (1, "anna", ("pass",)), (2, "anna", ("pass",), "n"), (1, "bas", None))
+    many = {f"f{i}": "int" for i in range(12)}  # more than ten: set10 sorts before set2
+    assert_alike(*_both({"f11": 11}, many), tuple(range(12)), tuple(range(11)),
+                 tuple(range(12, 0, -1)))
     assert_alike(*_both({"__doc__": "Nested.", "inner": None},
                         {"outer": "tuple[object, ...]", "inner": "object"}),
                  ((1, (2,)),), ((), frozenset({3})), ((float("nan"),),))
