@@ -29,8 +29,12 @@ from .codec import redact, to_dict
 GENESIS = "0" * 64
 
 
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+"""What `json.dumps` with these options would build for every event."""
+
+
 def _dumps(d: dict[str, Any]) -> str:
-    return json.dumps(d, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return _ENCODER.encode(d)
 
 
 def canonical_json(event: Any) -> str:

@@ -5,10 +5,9 @@ protocol; each game's command and event types include these).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
-from .frozen import quick_init
+from .frozen import dataclass, quick_init
 
 
 @dataclass(frozen=True, slots=True)

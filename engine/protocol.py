@@ -20,13 +20,12 @@ never an event field, so it never enters the hash chain.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 if TYPE_CHECKING:
     import random
 
-from .frozen import quick_init
+from .frozen import dataclass, quick_init
 
 CHANCE = -1
 """The pseudo-seat that deals, draws and rolls (OpenSpiel's chance player)."""

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from .frozen import dataclass
 from .match import Match
 from .protocol import CHANCE, Game
 

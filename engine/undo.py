@@ -21,11 +21,11 @@ playing the commands again from the start (`play` on each).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from .consent import Agree, Refuse, Reverted, Undo
 from .errors import GameOverError, IllegalMoveError
+from .frozen import dataclass
 from .protocol import CHANCE, Game, GameState
 
 

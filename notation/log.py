@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from typing import Any
 
 from engine.errors import NotationError
-from engine.frozen import quick_init
+from engine.frozen import dataclass, quick_init
 from engine.registry import UnknownGameError, default_name
 
 from .grammar import Grammar

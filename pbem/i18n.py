@@ -35,8 +35,6 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from babel.support import Translations
-
 if TYPE_CHECKING:
     from .inbound import Envelope
 
@@ -134,6 +132,8 @@ def catalogue(language: str, games: tuple[tuple[str, str], ...] = ()
     English, or a language with no catalogue, is the source text itself."""
     if language == DEFAULT:
         return _gettext.NullTranslations()
+    from babel.support import Translations  # English needs no catalogue: `show` loads none
+
     merged = Translations.load(str(LOCALE_DIR), [language], DOMAIN)
     for domain, folder in reversed(games):
         game = Translations.load(folder, [language], domain)

@@ -28,12 +28,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
 from engine.errors import GameError, IllegalMoveError, NotationError
-from engine.frozen import quick_init
+from engine.frozen import dataclass, quick_init
 from engine.match import Match
 from engine.protocol import CHANCE, Game, Standing, Variant, variant_for
 from engine.registry import GAMES, get_game

@@ -28,11 +28,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from engine.chain import GENESIS, chain, head, link, seed_commitment
 from engine.errors import GameError, IllegalMoveError, NotationError
+from engine.frozen import dataclass
 from engine.match import Match
 from engine.protocol import CHANCE, Game, Standing, variant_for
 from engine.undo import is_undo_command
@@ -160,7 +161,7 @@ class _Verify:
         self.tags: dict[str, str] = {}
         self.tag_lines: dict[str, int] = {}
         self.last_tag_line = 0
-        self.game: Game[Any] = game_of(None)
+        self.game: Game[Any]  # the log's game, set by `start` (before: no game is needed)
         self.match: Match | None = None
         self.seed = ""
         self.events: list[Any] = []

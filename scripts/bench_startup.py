@@ -11,8 +11,9 @@ before and after it ran; the cases run in interleaved blocks (every case of ever
 executable once per block, --repeat blocks) so that a busy moment of the machine falls
 on all of them alike, and the median of each is printed with its ratio to
 `python -c "import typer"` (run by the same executable's Python) and the target next to
-it: the log tools (`--help`, `replay`, `verify`) at most 2× `import typer`. `show`
-and `selfplay` (which plays a whole game) are measured without a target. Two reference
+it: the log tools (`--help`, `replay`, `verify`) at most 2× `import typer`, for a log
+of each game (The Princes of Florence, the default game, and Signorie). `show` and
+`selfplay` (which plays a whole game) are measured without a target. Two reference
 rows show what typer loads to convert command-line values (pydantic, from typer 0.29
 on) and what the engine and the notation add (`import pbem.logs`).
 
@@ -43,6 +44,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 REPLAY_LOG = ROOT / "tests" / "logs" / "fixtures" / "princes-recorded-4p.log"
 VERIFY_LOG = ROOT / "tests" / "fixtures" / "versions" / "0.2.0" / "3-players.log"
+SIGNORIE_REPLAY_LOG = ROOT / "tests" / "logs" / "fixtures" / "signorie-recorded-4p.log"
+SIGNORIE_VERIFY_LOG = ROOT / "tests" / "logs" / "fixtures" / "signorie-exported-4p.log"
 TARGET = 2.0
 """The log tools' bound, as a multiple of `import typer`."""
 BASELINE = "import typer"
@@ -98,6 +101,14 @@ def cases(pbem: str, python: str) -> list[Case]:
         Case(pbem, "pbem verify one.log", (pbem, "verify", str(VERIFY_LOG)), target=TARGET),
         Case(pbem, "pbem show one.log", (pbem, "show", str(REPLAY_LOG))),
         Case(pbem, "pbem selfplay", (pbem, "selfplay", "--seed", "bench", "-n", "3")),
+        # the same for the second game's logs (a game not the default one)
+        Case(pbem, "replay signorie.log", (pbem, "replay", str(SIGNORIE_REPLAY_LOG)),
+             target=TARGET),
+        Case(pbem, "verify signorie.log", (pbem, "verify", str(SIGNORIE_VERIFY_LOG)),
+             target=TARGET),
+        Case(pbem, "show signorie.log", (pbem, "show", str(SIGNORIE_REPLAY_LOG))),
+        Case(pbem, "selfplay signorie", (pbem, "selfplay", "--game", "signorie", "--seed",
+                                         "bench", "-n", "3")),
     ]
 
 

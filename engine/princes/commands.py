@@ -7,14 +7,13 @@ Cells are written as in the notation (`a1`..`g7`) and kept in canonical order
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 # The undo commands are part of every game (re-exported).
 from engine.consent import Agree as Agree
 from engine.consent import Refuse as Refuse
 from engine.consent import Undo as Undo
-from engine.frozen import quick_init
+from engine.frozen import dataclass, quick_init
 
 
 def cell_key(cell: str) -> tuple[str, int]:

@@ -4,10 +4,9 @@ auction. The rules that use them are in `characters`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
-from engine.frozen import quick_init
+from engine.frozen import dataclass, quick_init
 
 CHARACTERS = ("banker", "cardinal", "merchant", "muse", "princess", "professor")
 """The six character cards, in the order views list them."""

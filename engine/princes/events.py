@@ -7,12 +7,12 @@ copy without them).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, ClassVar
 
 from engine import codec
 from engine.consent import Reverted as Reverted  # every game records agreed undos
-from engine.frozen import quick_init
+from engine.frozen import dataclass, quick_init
 
 from .court import (
     CharacterBidPlaced,

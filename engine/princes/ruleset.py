@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 from types import MappingProxyType
 from typing import Any
 
 from engine.errors import IllegalMoveError
+from engine.frozen import dataclass
 
 from .grid import Grid
 

@@ -8,9 +8,9 @@ view. `events_visible_to` does the same for the event log.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from engine import decks
+from engine.frozen import dataclass
 
 from . import characters
 from .court import CHARACTERS

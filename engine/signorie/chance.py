@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any
 
 from engine import decks
 from engine.errors import ChanceError, IllegalMoveError
+from engine.frozen import dataclass
 
 from . import events as ev
 from .commands import CITIES, COLOURS, Alliances, Births, Cities, Draw, Order, Rewards, Roll, Tasks

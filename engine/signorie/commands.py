@@ -13,14 +13,13 @@ column, top to bottom, ended by `done` (or by itself when no helper is left); or
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 # The undo commands are part of every game (re-exported).
 from engine.consent import Agree as Agree
 from engine.consent import Refuse as Refuse
 from engine.consent import Undo as Undo
-from engine.frozen import quick_init
+from engine.frozen import dataclass, quick_init
 
 COLOURS = ("yellow", "red", "purple", "grey", "turquoise")
 """The die colours, in the order of the action fields on a player board, left to right

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import __version__, codec
 from engine.consent import Reverted
@@ -20,7 +20,9 @@ from .scoring import standings
 from .setup import new_state, setup_of, start
 from .state import State
 from .summary import SUMMARY
-from .views import View, view_for
+
+if TYPE_CHECKING:
+    from .views import View
 
 UNDO_BARRIERS = (*ev.CHANCE_EVENTS, ev.GameEnded, Reverted)
 """Events no undo may go back past: chance, the face-down tiles revealed, an undo."""
@@ -102,6 +104,8 @@ class Signorie:
         return state.round, state.phase
 
     def view(self, state: State, seat: int | None) -> View:
+        from .views import view_for  # only `show` and the moderator look: not on replay's path
+
         shown = legal.legal_commands(state, seat) if seat is not None else ()
         return view_for(state, seat, shown)
 

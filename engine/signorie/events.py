@@ -9,12 +9,11 @@ secret to nobody; `GameEnded` reveals every face-down tile.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine import codec
 from engine.consent import Reverted
-from engine.frozen import quick_init
+from engine.frozen import dataclass, quick_init
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 from types import MappingProxyType
 from typing import Any
+
+from engine.frozen import dataclass
 
 from .commands import CITIES, COLOURS, ROWS, SEXES, TRACKS
 

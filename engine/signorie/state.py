@@ -13,9 +13,9 @@ To build a position for a test, start from `engine.signorie.positions.opening`
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import Any
 
+from engine.frozen import dataclass
 from engine.protocol import CHANCE
 
 from .commands import CAREERS

@@ -8,8 +8,9 @@ A status mail is rendered from a `View`; nothing in it depends on the viewer but
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
+
+from engine.frozen import dataclass
 
 from .commands import CAREERS, COLOURS, ROWS
 from .state import EMPTY, State

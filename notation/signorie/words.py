@@ -4,8 +4,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from engine.frozen import dataclass
 from engine.signorie import ruleset
 from engine.signorie.commands import CAREERS, CITIES, COLOURS, ROWS, SEXES, TRACKS
 from notation.words import UNDO_VERBS, Vocabulary

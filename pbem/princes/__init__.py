@@ -17,7 +17,6 @@ from pbem.i18n import N_
 
 from . import context
 from .describe import describe_event, summarise_commands
-from .picture import board_png
 from .render_text import full_view, render_view, view_to_json
 
 
@@ -65,6 +64,8 @@ class PrincesPresenter:
 
     def board_png(self, view: View) -> bytes:
         """Every principality as a PNG picture (`pbem.princes.picture`)."""
+        from .picture import board_png  # Pillow loads when a picture is drawn
+
         return board_png(view)
 
     def full_view(self, state: State) -> View:

@@ -1,9 +1,10 @@
 """The log tools start without the database and mail stack: `pbem --help`, `replay`,
 `show`, `verify` and `selfplay` never import SQLAlchemy, SQLModel, pydantic, the mail
-clients, Jinja2, rich or the moderator's modules, and `pbem --help` imports no game's
-rules. `replay` and `verify` load only what they use: their own command (`pbem.cli`
-builds the command that runs), no views
-(scripts/bench_startup.py measures the cost; nothing here is timed).
+clients, Jinja2, rich, Babel, Pillow or the moderator's modules, and `pbem --help`
+imports no game's rules. `replay` and `verify` load only what they use: their own
+command (`pbem.cli` builds the command that runs), no views, and of the games only
+the one the log names (scripts/bench_startup.py measures the cost; nothing here is
+timed).
 
 typer (from 0.29 on) would convert command-line values through pydantic;
 `pbem.cli_values` converts the plain ones itself (tests/pbem/test_cli_values.py).
@@ -22,9 +23,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 RECORDED = ROOT / "tests" / "logs" / "fixtures" / "princes-recorded-4p.log"
 EXPORTED = ROOT / "tests" / "fixtures" / "versions" / "0.2.0" / "3-players.log"
+SIGNORIE_RECORDED = ROOT / "tests" / "logs" / "fixtures" / "signorie-recorded-4p.log"
+SIGNORIE_EXPORTED = ROOT / "tests" / "logs" / "fixtures" / "signorie-exported-4p.log"
+LOGS = {"princes-of-florence": (RECORDED, EXPORTED),
+        "signorie": (SIGNORIE_RECORDED, SIGNORIE_EXPORTED)}
+"""A recorded log and an exported one (`pbem export`) of every game."""
 
 HEAVY_PACKAGES = ("sqlalchemy", "sqlmodel", "pydantic", "pydantic_core", "psycopg",
-                  "psycopg2", "aiosmtplib", "imap_tools", "jinja2", "rich", "alembic")
+                  "psycopg2", "aiosmtplib", "imap_tools", "jinja2", "rich", "alembic",
+                  "babel", "PIL")
 HEAVY_MODULES = ("pbem.store", "pbem.moderator", "pbem.transport", "pbem.runner",
                  "pbem.workers", "pbem.inbound", "pbem.outbound", "pbem.export", "pbem.demo",
                  "typer._adapters", "typer.rich_utils")
@@ -70,8 +77,10 @@ def heavy(modules: set[str]) -> list[str]:
     [["show", str(RECORDED), "--at", "40"], ["show", "--json", "--as", "anna", str(RECORDED)]],
     [["verify", str(EXPORTED)], ["verify", "--help"]],
     [["selfplay", "--seed", "s1", "-n", "3"]],
+    [["replay", str(SIGNORIE_RECORDED)], ["verify", str(SIGNORIE_EXPORTED)],
+     ["show", str(SIGNORIE_RECORDED)], ["selfplay", "--game", "signorie", "-n", "3"]],
 ], ids=["help", "replay-help", "replay", "replay-json", "replay-jobs", "show", "verify",
-        "selfplay"])
+        "selfplay", "signorie"])
 def test_log_tools_import_no_database_or_mail_code(invocations: list[list[str]]) -> None:
     codes, modules = run_cli(*invocations)
     for (code, output), args in zip(codes, invocations, strict=True):
@@ -114,10 +123,13 @@ def test_bench_startup_smoke() -> None:
             "pbem selfplay"} <= set(names)
     for row in data["rows"]:
         assert row["cpu_ms"] > 0 and row["ratio"] > 0
-    targets = {r["name"]: r["target"] for r in data["rows"] if r["name"].startswith("pbem")}
+    targets = {r["name"]: r["target"] for r in data["rows"][:half]
+               if not r["name"].startswith(("python", "import", "typer"))}
     assert targets == {"pbem --help": 2.0, "pbem replay one.log": 2.0,
                        "pbem verify one.log": 2.0, "pbem show one.log": None,
-                       "pbem selfplay": None}
+                       "pbem selfplay": None, "replay signorie.log": 2.0,
+                       "verify signorie.log": 2.0, "show signorie.log": None,
+                       "selfplay signorie": None}
 
 
 LOG_TOOL_EXTRAS = ("logging", "pbem.cli_mail", "pbem.cli_address", "engine.princes.views",
@@ -207,3 +219,33 @@ def test_the_console_script_collects_cycles_only_after_the_start() -> None:
     assert done.stdout.rstrip().endswith("exit 0 True True"), done.stdout
     assert done.stdout.startswith("OK ")
     assert json.loads(plain.stdout)["codes"][0][1] in done.stdout
+
+
+def game_packages(game: str) -> set[str]:
+    """The packages of a game in every layer (`engine.princes`, `notation.princes`,
+    `pbem.princes`), from the entry points that register it."""
+    return {".".join(ep.module.split(".")[:2]) for group in ("pbem.games", "pbem.grammars",
+                                                             "pbem.presenters", "pbem.summaries")
+            for ep in entry_points(group=group) if ep.name == game}
+
+
+def within(modules: set[str], packages: set[str]) -> list[str]:
+    return sorted(m for m in modules if any(m == p or m.startswith(f"{p}.") for p in packages))
+
+
+@pytest.mark.parametrize("game", sorted(LOGS))
+def test_a_log_tool_loads_no_other_game(game: str) -> None:
+    """`replay`, `verify` and `show` of a log load its game's modules and no other
+    game's (a game not the default one included), and `replay` and `verify` no views."""
+    recorded, exported = LOGS[game]
+    others = set().union(*(game_packages(g) for g in LOGS if g != game))
+    own = game_packages(game)
+    assert len(own) == 3 and len(others) == 3 * (len(LOGS) - 1), (own, others)
+    codes, modules = run_cli(["replay", str(recorded)], ["verify", str(exported)])
+    assert [c[0] for c in codes] == [0, 0], codes  # verify: 0 only if everything holds
+    assert within(modules, others) == []
+    assert {f"{p}.definition" for p in own if p.startswith("engine.")} <= modules
+    assert [m for m in within(modules, own) if m.endswith(".views")] == []
+    codes, modules = run_cli(["show", str(recorded), "--at", "30"])
+    assert codes[0][0] == 0 and codes[0][1], codes
+    assert within(modules, others) == []
