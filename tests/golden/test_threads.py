@@ -67,7 +67,16 @@ class Kept(DirPost):
         return super().receive(address)
 
     def send(self, msg: EmailMessage) -> None:
-        self.mails[str(msg["From"])].append(bytes(msg))
+        """Send `msg` as a mail client writes a reply: its References those of the
+        mail it answers and that mail's Message-ID (RFC 5322 3.6.4)."""
+        address, parent = str(msg["From"]), str(msg["In-Reply-To"] or "")
+        answered = [h for h in map(headers, self.mails[address])
+                    if str(h["Message-ID"]) == parent]
+        if answered:
+            del msg["References"]
+            msg["References"] = " ".join([*str(answered[0]["References"] or "").split(),
+                                          parent])
+        self.mails[address].append(bytes(msg))
         super().send(msg)
 
 
@@ -183,6 +192,23 @@ def test_notmuch_threads_each_players_game_as_one(notmuch: str, game: tuple[str,
         assert [t["total"] for t in threads] == [len(mails)], \
             f"{key}: {address}'s {len(mails)} mails in {len(threads)} threads: " \
             + "; ".join(f"{t['total']} {t['subject']!r}" for t in threads)
+
+
+def test_references_name_earlier_mails_oldest_first(game: tuple[str, Game]) -> None:
+    """Each mail's References are mails the player had before it, in the order it had
+    them (the thread's root first, the mail answered last), as RFC 5322 builds them."""
+    key, g = game
+    for address, mails in g.mails.items():
+        seen: dict[str, int] = {}
+        for i, raw in enumerate(mails):
+            msg = headers(raw)
+            refs = str(msg["References"] or "").split()
+            places = [seen[r] for r in refs]
+            assert places == sorted(places), (key, address, str(msg["Message-ID"]), refs)
+            if refs:
+                assert refs[0] == str(headers(mails[0])["Message-ID"])
+                assert refs[-1] == str(msg["In-Reply-To"])
+            seen[str(msg["Message-ID"])] = i
 
 
 def test_gmail_keeps_each_players_game_in_one_conversation(game: tuple[str, Game]) -> None:
