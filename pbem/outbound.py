@@ -239,18 +239,22 @@ def make_mail(cfg: Config, *, game_id: str | None, kind: str, to: str, subject: 
     """An outbox row, ready to queue; its Message-ID is fixed now, so a resend after a
     crash carries the same id. `version`: the game version the mail shows. `thread`:
     the first and the previous mail of the recipient's thread (`thread_of`): the mail
-    answers `in_reply_to`, or else the previous mail, and its References run from the
-    thread's first mail through the previous one, `references` and `in_reply_to`,
-    each once. `image`: the HTML's inline picture (PNG bytes, `pbem.mime.IMAGE_CID`).
-    Every header value is cleaned (`pbem.headers`): a malformed In-Reply-To or
-    reference is dropped, never copied."""
+    answers `in_reply_to` (a player's mail), its References the thread's first mail,
+    then that mail's `references` and the mail itself, oldest first as RFC 5322 builds
+    them; or else it answers the previous mail, its References the first and the
+    previous mail; each id once. `image`: the HTML's inline picture (PNG bytes,
+    `pbem.mime.IMAGE_CID`). Every header value is cleaned (`pbem.headers`): a
+    malformed In-Reply-To or reference is dropped, never copied."""
     headers: dict[str, str] = {}
     if reply_to and (reply := clean_address(reply_to)):
         headers["Reply-To"] = reply
-    parent = clean_msgid(in_reply_to or "") or (clean_msgid(thread[-1]) if thread else None)
+    answered = clean_msgid(in_reply_to or "")
+    parent = answered or (clean_msgid(thread[-1]) if thread else None)
     if parent:
         headers["In-Reply-To"] = parent
-    refs = chain([*thread, *references, parent or ""])
+    # an answer's ancestors are the root and the answered mail's own; the recipient's
+    # previous mail came after some of them, and is no ancestor of it
+    refs = chain([*thread[:1], *references, parent] if answered else [*thread, parent or ""])
     if refs:
         headers["References"] = " ".join(refs)
     if kind in ("status", "private", "notice", "reminder"):

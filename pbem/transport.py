@@ -267,6 +267,20 @@ def _groups(items: Sequence[str], sizes: Sequence[int], budget: int) -> list[lis
     return groups
 
 
+_TRYCREATE = "[TRYCREATE]"  # a COPY or MOVE to a folder that does not exist (RFC 3501)
+
+
+def _make_folder(mb: Any, folder: str) -> None:
+    """Create the IMAP folder `folder` unless it exists (another worker may make it
+    at the same moment: its CREATE refused, the folder is there)."""
+    if not mb.folder.exists(folder):
+        try:
+            mb.folder.create(folder)
+        except Exception:
+            if not mb.folder.exists(folder):  # else: another worker made it
+                raise
+
+
 class ImapInbox:
     """The moderator's IMAP folder (imap-tools). UIDs are `folder/uidvalidity/uid`."""
 
@@ -290,12 +304,7 @@ class ImapInbox:
                 mb = MailBoxUnencrypted(cfg.imap_host, cfg.imap_port)
             mb.login(cfg.imap_user, cfg.imap_password, initial_folder=cfg.imap_folder)
             for folder in (cfg.processed_folder, f"{cfg.processed_folder}-failed"):
-                if not mb.folder.exists(folder):
-                    try:
-                        mb.folder.create(folder)
-                    except Exception:
-                        if not mb.folder.exists(folder):  # else: another worker made it
-                            raise
+                _make_folder(mb, folder)
             status = mb.folder.status(cfg.imap_folder, ["UIDVALIDITY"])
             self.uidvalidity = str(status.get("UIDVALIDITY", "0"))
         except Exception as e:  # imap-tools raises many kinds; none may reach a player
@@ -400,12 +409,25 @@ class ImapInbox:
             self._move([num], f"{self.cfg.processed_folder}-failed")
 
     def _move(self, nums: list[str], folder: str) -> None:
-        """Move the mails `nums` (UIDs); those other workers moved first are skipped."""
+        """Move the mails `nums` (UIDs); those other workers moved first are skipped.
+        A folder the server says is missing (NO [TRYCREATE]: deleted since this
+        connection made it, or not yet seen by this session) is made, and the move
+        tried once more."""
+        made = False
         while nums:
             try:
                 self.mb.move(_uid_set(nums), folder)
                 return
             except Exception as e:
+                if not made and _TRYCREATE in str(e):
+                    made = True
+                    log.warning("IMAP move: folder %r missing (%s); making it", folder,
+                                str(e)[:200])
+                    try:
+                        _make_folder(self.mb, folder)
+                    except Exception as e2:
+                        raise TransportError(f"IMAP create {folder!r}: {e2}") from e2
+                    continue
                 # Dovecot refuses a set with a mail another worker moved meanwhile
                 # (NO [EXPUNGEISSUED]): move again what is still here. Each retry has
                 # fewer mails; a refusal with every mail still here is a real one.

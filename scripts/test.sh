@@ -5,7 +5,8 @@
 #     pyproject.toml or the set of packages changed);
 #  2. installs (apt) and starts Postfix + Dovecot + PostgreSQL on loopback, each run with its own
 #     state dirs and free ports, so concurrent runs don't collide; stopped again on exit; and
-#     installs (apt) Debian's Chromium, which the browser tests (tests/browser) lay mails out in;
+#     installs (apt) Debian's Chromium, which the browser tests (tests/browser) lay mails out in,
+#     and notmuch, the mail indexer that judges the threads of a game (tests/golden/test_threads.py);
 #  3. runs ruff check ., mypy, then python -m pytest "$@";
 #  4. builds the engine's hot modules with mypyc into a second venv (.venv-mypyc: a regular, not
 #     editable, install from a copy of the sources, rebuilt only when a source file changed) and
@@ -22,7 +23,8 @@
 #   PBEM_SKIP_MYPYC=1  skip step 4, the compiled build and its tests (quicker local iterations)
 #   PBEM_CHROMIUM=PATH the Chromium the browser tests use (default /usr/bin/chromium, from apt)
 # The servers need root (CI runs as root); without root use PBEM_NO_SERVERS=1. Without root and
-# without /usr/bin/chromium the browser tests skip, except in CI (CI=true), where they fail.
+# without /usr/bin/chromium the browser tests skip, except in CI (CI=true), where they fail; so
+# does the threading test without notmuch.
 set -Eeuo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -128,6 +130,22 @@ ensure_chromium() {  # Debian's Chromium for tests/browser (never `playwright in
   fi
 }
 
+ensure_notmuch() {  # Debian's notmuch for tests/golden/test_threads.py
+  local t=$EPOCHREALTIME
+  if command -v notmuch >/dev/null; then return 0; fi
+  if [[ $(id -u) != 0 ]]; then
+    log "no notmuch and not root: the threading test skips (apt-get install notmuch)"
+    return 0
+  fi
+  if DEBIAN_FRONTEND=noninteractive apt-get update -qq \
+     && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+       notmuch >/dev/null; then
+    log "notmuch installed ($(since "$t"))"
+  else
+    log "apt-get install notmuch failed: the threading test skips (in CI it fails)"
+  fi
+}
+
 # --- 4. the compiled build (mypyc), run after 3 -------------------------------------------------
 # The tests that compare results: the in-place fold against the event-sourced one, replays against
 # their recorded outcomes, the golden rule cases, and the game contracts.
@@ -211,6 +229,7 @@ else
   start_servers
 fi
 ensure_chromium
+ensure_notmuch
 
 # --- 3. lint, types, tests ----------------------------------------------------------------------
 lint_rc=0

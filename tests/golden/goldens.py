@@ -234,11 +234,18 @@ def specs(language: str) -> list[PlayerSpec]:
     return seats
 
 
-def play(game: GoldenGame, language: str = DEFAULT_LANGUAGE) -> list[Sent]:
+Step = Callable[[EmailMessage | None], None]
+
+
+def play(game: GoldenGame, language: str = DEFAULT_LANGUAGE, *,
+         post: Callable[[MailDirs], DirPost] = DirPost,
+         coda: Callable[[Step, Sequence[ScriptedPlayer]], None] | None = None) -> list[Sent]:
     """The whole game by mail through the file transport (`pbem.transport.MailDirs`),
     every mail the moderator sent, in order for each seat. Scripted players answer
     their status mails (now and then with a typo, which earns an error mail); now and
-    then the mover asks to undo its move and the others answer `agree`."""
+    then the mover asks to undo its move and the others answer `agree`. `post`: the
+    players' mailboxes; `coda`: more mails after the game ended (each sent by the
+    step it is given, which runs the moderator and delivers its answers)."""
     with tempfile.TemporaryDirectory() as tmp, freeze_time(START) as clock, \
             deterministic(game.seed):  # the same salt and tokens in every language
         cfg = Config(mail_dir=Path(tmp) / "mail", moderator_address="moderator@example.org",
@@ -251,7 +258,7 @@ def play(game: GoldenGame, language: str = DEFAULT_LANGUAGE) -> list[Sent]:
         game_id = mod.new_game(seats, utcnow(), seed=game.seed, game=game.name,
                                options=dict(game.options))
         inbox, sender = transports(cfg)
-        post = DirPost(MailDirs(cfg.mail_dir))
+        mailboxes = post(MailDirs(cfg.mail_dir))
         players = [ScriptedPlayer(p.name, i, p.email, random.Random(f"{game.seed}|{i}"),
                                   rules=rules)
                    for i, p in enumerate(seats)]
@@ -266,13 +273,13 @@ def play(game: GoldenGame, language: str = DEFAULT_LANGUAGE) -> list[Sent]:
 
         def step(msg: EmailMessage | None = None) -> None:
             if msg is not None:
-                post.send(msg)
+                mailboxes.send(msg)
             clock.tick(timedelta(minutes=STEP_MINUTES))
             poll_once(mod, inbox, sender)  # as cron runs it: the clock is utcnow
             now = state()
             acting = rules.game.to_act(now)
             for p in players:
-                for mail in post.receive(p.address):
+                for mail in mailboxes.receive(p.address):
                     p.read(mail)
                     sent.append(Sent(p.seat, now.phase, p.seat in acting, mail))
 
@@ -307,6 +314,8 @@ def play(game: GoldenGame, language: str = DEFAULT_LANGUAGE) -> list[Sent]:
                     step(other.reply(["agree"]))
         else:
             raise AssertionError(f"{game.name}: the game did not end")
+        if coda is not None:
+            coda(step, players)
         store.dispose()
         return sent
 

@@ -30,10 +30,13 @@ pytestmark = pytest.mark.integration
 
 
 def processed_ids(stack: MailStack, folder: str) -> Counter[str]:
-    """The Message-IDs in the moderator's processed folder (emptied afterwards)."""
+    """The Message-IDs in the moderator's processed folder (emptied afterwards); none
+    before a worker made the folder (on a fresh server no test has connected one)."""
     acc = stack.moderator
     with MailBoxStartTls(stack.imap_host, stack.imap_port,
                          ssl_context=stack.ssl_context()).login(acc.address, acc.password) as mb:
+        if not mb.folder.exists(folder):
+            return Counter()
         mb.folder.set(folder)
         got = Counter(str(m.headers["message-id"][0]).strip()
                       for m in mb.fetch(headers_only=True, mark_seen=False, bulk=True))
@@ -95,3 +98,31 @@ def test_one_smtp_connection_carries_all_batches_of_a_pass(
         time.sleep(0.05)
     assert set(post.received.values()) == {1}
     store.dispose()
+
+
+def test_a_processed_folder_deleted_under_a_worker_is_made_again(
+        mailstack: MailStack, post: ImapPost) -> None:
+    """The folder a worker made when it connected is gone when it moves its mails
+    (deleted by hand; or, on a fresh server, another session's view of it lagged):
+    Dovecot refuses the MOVE with NO [TRYCREATE], the worker makes it and moves."""
+    cfg = moderator_config(mailstack, "sqlite://")
+    msg = EmailMessage()
+    msg["From"], msg["To"] = mailstack.players[0].address, cfg.moderator_address
+    msg["Subject"], msg["Message-ID"] = "gone", "<folder-gone@test>"
+    msg.set_content("pass\n")
+    post.send(msg)
+    acc = mailstack.moderator
+    with ImapInbox(cfg) as box:
+        end = time.monotonic() + 30
+        while not (fetched := box.fetch()):
+            assert time.monotonic() < end, "the mail never arrived"
+            time.sleep(0.05)
+        with MailBoxStartTls(mailstack.imap_host, mailstack.imap_port,
+                             ssl_context=mailstack.ssl_context()).login(
+                acc.address, acc.password) as mb:
+            mb.folder.delete(cfg.processed_folder)
+        box.done(fetched[0].uid)
+        box.flush()
+        assert box.fetch() == []
+    assert processed_ids(mailstack, cfg.processed_folder) == Counter({"<folder-gone@test>": 1})
+    clear_moderator(mailstack)

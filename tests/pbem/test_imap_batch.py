@@ -30,6 +30,22 @@ def _expand(uid_set: str, top: int) -> list[int]:
     return out
 
 
+class Folders:
+    """The other folders of the account (imap-tools' `MailBox.folder`)."""
+
+    def __init__(self, commands: list[str]) -> None:
+        self.names = {"processed", "processed-failed"}
+        self.commands = commands
+
+    def exists(self, name: str) -> bool:
+        self.commands.append(f"LIST {name}")
+        return name in self.names
+
+    def create(self, name: str) -> None:
+        self.commands.append(f"CREATE {name}")
+        self.names.add(name)
+
+
 class Folder:
     """An IMAP folder behind the calls `ImapInbox` makes (imap-tools' `MailBox` and
     its imaplib `client`), recording each command sent to the server."""
@@ -39,6 +55,7 @@ class Folder:
         self.processed: list[str] = []
         self.commands: list[str] = []
         self.client = self
+        self.folder = Folders(self.commands)
 
     def uid(self, command: str, uid_set: str, items: str) -> tuple[str, list[object]]:
         assert command == "FETCH"
@@ -60,6 +77,9 @@ class Folder:
 
     def move(self, uid_set: str, folder: str) -> None:
         self.commands.append(f"MOVE {uid_set}")
+        if folder not in self.folder.names:  # as imap-tools words Dovecot's refusal
+            raise RuntimeError(f'Response status "OK" expected, but "NO" received. Data: '
+                               f'[b"[TRYCREATE] Mailbox doesn\'t exist: {folder}"]')
         nums = [str(n) for n in _expand(uid_set, 0)]
         if any(n not in self.mails for n in nums):
             raise RuntimeError("NO [EXPUNGEISSUED] Some of the requested messages no longer exist")
@@ -202,6 +222,46 @@ def test_a_move_refused_with_every_mail_still_there_is_an_error() -> None:
 
     folder.move = refuse  # type: ignore[method-assign]
     with pytest.raises(TransportError, match="IMAP move 1:2"):
+        box.flush()
+
+
+def test_a_processed_folder_gone_since_the_connection_is_made_again() -> None:
+    """The server says the folder is missing (NO [TRYCREATE]: deleted, or made by
+    another session this one has not seen yet): it is made and the move tried again."""
+    folder = Folder(mails(3))
+    box = inbox(folder)
+    for f in box.fetch():
+        box.done(f.uid)
+    folder.folder.names.discard("processed")
+    box.flush()
+    assert folder.processed == ["1", "2", "3"]
+    assert folder.commands[-4:] == ["MOVE 1:3", "LIST processed", "CREATE processed",
+                                    "MOVE 1:3"]
+
+
+def test_a_folder_still_missing_after_it_was_made_is_an_error() -> None:
+    folder = Folder(mails(2))
+    box = inbox(folder)
+    for f in box.fetch():
+        box.done(f.uid)
+    folder.folder.names.discard("processed")
+    folder.folder.create = lambda name: None  # type: ignore[method-assign]
+    with pytest.raises(TransportError, match="TRYCREATE"):
+        box.flush()
+    assert [c for c in folder.commands if c.startswith("MOVE")] == ["MOVE 1:2"] * 2
+
+
+def test_a_folder_that_cannot_be_made_is_an_error() -> None:
+    folder = Folder(mails(1))
+    box = inbox(folder)
+    box.done(box.fetch()[0].uid)
+    folder.folder.names.discard("processed")
+
+    def refuse(name: str) -> None:
+        raise RuntimeError("NO [NOPERM] no")
+
+    folder.folder.create = refuse  # type: ignore[method-assign]
+    with pytest.raises(TransportError, match="IMAP create 'processed'"):
         box.flush()
 
 

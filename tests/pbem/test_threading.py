@@ -101,3 +101,25 @@ def test_chain_keeps_each_id_once_and_the_first_always() -> None:
     assert chain([ids[0], ids[1], ids[0], ids[1], "", "not an id", ids[2]]) == ids[:3]
     long = chain(ids)
     assert len(long) == MAX_REFS and long[0] == ids[0] and long[1:] == ids[-MAX_REFS + 1:]
+
+
+def test_an_answer_to_an_older_mail_lists_only_its_ancestors(mod, game, mailbox, smtp) -> None:
+    """A player answers an older mail of the game (a client writes that mail's
+    References and its Message-ID): the answer's References are the root, then the
+    player's, oldest first; the mail the player did not answer is no ancestor."""
+    run(mod, mailbox, smtp)
+    state = state_of(mod, game)
+    older = _all_to(smtp, ANNA)[-1]
+    send(mailbox, smtp, BAS, keep_line(state, 1))
+    run(mod, mailbox, smtp)  # another mail to anna, which she does not answer
+    newer = _all_to(smtp, ANNA)[-1]
+    assert newer["Message-ID"] != older["Message-ID"]
+    refs = [*str(older["References"] or "").split(), str(older["Message-ID"])]
+    sent = send(mailbox, smtp, ANNA, keep_line(state, 0), subject="Re: " + SUBJECT,
+                in_reply_to=str(older["Message-ID"]), references=" ".join(refs))
+    run(mod, mailbox, smtp)
+    answer = _all_to(smtp, ANNA)[-1]
+    root = str(_all_to(smtp, ANNA)[0]["Message-ID"])
+    assert str(answer["In-Reply-To"]) == str(sent["Message-ID"])
+    assert str(answer["References"]).split() == chain([root, *refs, str(sent["Message-ID"])])
+    assert str(newer["Message-ID"]) not in str(answer["References"])
