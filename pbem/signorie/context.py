@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from .board import PHASES, round_line, sections
+from .board_html import board_context
+from .tables import text_key
 
 SHORT_PHASES = {"actions": "actions", "rewards": "rewards", "extra": "extra actions",
                 "prepare": "preparation", "setup": "setup"}
@@ -66,4 +68,5 @@ def status_context(view: Any) -> dict[str, Any]:
         "round_line": round_line(view), "game_over": view.phase == "over",
         "me": {"name": me.name, "plan": me.plan, "florins": me.florins, "points": me.points},
         "sections": [{"title": s.title, "lines": list(s.lines)} for s in sections(view)],
+        "board_key": "\n".join(text_key()), **board_context(view),
     }
