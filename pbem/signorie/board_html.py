@@ -12,39 +12,38 @@ from markupsafe import Markup, escape
 
 from .tables import BACK, Cell, Entry, Table, legend, tables
 
-THIN = "1px solid #999"
 THICK = "2px solid #000"
+# the table's own border attribute draws every cell's thin line (no style per cell)
+TABLE = ('<table border="1" cellspacing="0" cellpadding="3" style="border-collapse:collapse;'
+         'border-color:#999;font:13px sans-serif;max-width:100%')
 
 
 def _cell(cell: Cell) -> str:
-    style = [f"border:{THICK if cell.strong else THIN}", "padding:2px 4px",
-             "vertical-align:top"]
+    style = []
     if cell.strong:
-        style.append("font-weight:bold")
+        style += [f"border:{THICK}", "font-weight:bold"]
     if cell.colour == BACK:
         style.append("color:#fff")
     span = f' colspan="{cell.span}"' if cell.span > 1 else ""
     colour = f' bgcolor="{cell.colour}"' if cell.colour != "#ffffff" else ""
+    css = f' style="{";".join(style)}"' if style else ""
     text = Markup("<br>").join(escape(line) for line in cell.text.split("\n"))
-    return f'<td{span}{colour} style="{";".join(style)}">{text}</td>'
+    return f"<td{span}{colour}{css}>{text}</td>"
 
 
 def table_html(t: Table) -> Markup:
     """One table as markup: its title above it, a row of cells per row."""
-    rows = "".join("<tr>" + "".join(_cell(c) for c in row) + "</tr>\n" for row in t.rows)
-    return Markup(
-        f'<p style="margin:10px 0 4px 0"><b>{escape(t.title)}</b></p>\n'
-        '<table cellspacing="0" cellpadding="0" style="border-collapse:collapse;'
-        f'font:13px sans-serif;max-width:100%">\n{rows}</table>\n')
+    rows = "".join('<tr valign="top">' + "".join(_cell(c) for c in row) + "</tr>\n"
+                   for row in t.rows)
+    return Markup(f'<p style="margin:10px 0 4px 0"><b>{escape(t.title)}</b></p>\n'
+                  f'{TABLE}">\n{rows}</table>\n')
 
 
 def legend_html(entries: tuple[Entry, ...]) -> Markup:
     """The legend: each sample cell beside its meaning, a row each."""
-    rows = "".join(f"<tr>{_cell(e.cell)}"
-                   f'<td style="padding:2px 6px">{escape(e.meaning)}</td></tr>\n'
+    rows = "".join(f'<tr valign="top">{_cell(e.cell)}<td>{escape(e.meaning)}</td></tr>\n'
                    for e in entries)
-    return Markup('<table cellspacing="0" cellpadding="0" style="border-collapse:collapse;'
-                  f'font:13px sans-serif;margin:6px 0 8px 0;max-width:100%">\n{rows}</table>\n')
+    return Markup(f'{TABLE};margin:6px 0 8px 0">\n{rows}</table>\n')
 
 
 def board_context(view: Any) -> dict[str, Any]:
