@@ -11,6 +11,7 @@ alliance tile is a back.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import textwrap
 import unicodedata
@@ -183,11 +184,14 @@ def _picture(all_tables: tuple[Table, ...]) -> bytes:
 
 
 def board_png(view: Any) -> bytes:
-    """The picture of the board in `view` as PNG bytes, in English (the same for the
-    same tables: kept for the next mail of the same position). The referee's view is
-    drawn as the public one."""
+    """The picture of the board in `view` as PNG bytes, in English. It is the public
+    board, the same for every seat (the dice without the reader's costs, which the
+    tables and the text show; the boards in seat order): drawn once a position and
+    kept for the next seat's mail. The referee's view is drawn as the public one."""
     if isinstance(view, FullView):
         view = view.view
+    view = dataclasses.replace(view, viewer=None, legal=(), dice=tuple(
+        dataclasses.replace(d, cost=None) for d in view.dice))
     with speaking("en"):
         drawn = (*tables(view), _legend_table(legend(view)))
     return _picture(drawn)

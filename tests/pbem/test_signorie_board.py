@@ -198,11 +198,12 @@ def test_the_picture_draws_the_board_and_a_back_for_a_face_down_tile() -> None:
     used = {c for _, c in rgb.getcolors(1 << 16) or []}
     for colour in (*DIE_COLOURS.values(), BACK):
         assert tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5)) in used, colour
-    # which tile lies face down changes nothing; the referee's view is drawn as public
+    # which tile lies face down changes nothing; it is the public board, the same for
+    # every seat and for the referee
     other = replace_board(state, 0, hidden=("medici2",))
     assert PRESENTER.board_png(view_for(other, 0)) == png
-    assert PRESENTER.board_png(PRESENTER.full_view(state)) == \
-        PRESENTER.board_png(view_for(state, None))
+    for view in (view_for(state, 1), view_for(state, None), PRESENTER.full_view(state)):
+        assert PRESENTER.board_png(view) == png
     # a hired helper more is drawn
     hired = replace_board(state, 0, helpers=(("yellow", 1), ("red", 2)))
     assert PRESENTER.board_png(view_for(hired, 0)) != png
