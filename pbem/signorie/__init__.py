@@ -15,6 +15,7 @@ from engine.signorie.views import View, view_for
 from . import context
 from .board import FullView, render_view
 from .describe import describe_event, summarise_commands
+from .picture import board_png
 
 
 class SignoriePresenter:
@@ -52,6 +53,10 @@ class SignoriePresenter:
 
     def render_text(self, view: View | FullView) -> str:
         return render_view(view)
+
+    def board_png(self, view: View | FullView) -> bytes:
+        """The board as a PNG picture (`pbem.signorie.picture`)."""
+        return board_png(view)
 
     def full_view(self, state: State) -> FullView:
         """The public view and every face-down alliance tile: for a referee only."""

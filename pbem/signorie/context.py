@@ -8,6 +8,8 @@ from typing import Any
 from pbem.i18n import N_, _, ngettext, tr
 
 from .board import phase_name, round_line, sections
+from .board_html import board_context
+from .tables import text_key
 from .terms import name
 
 SHORT_PHASES = {"actions": N_("actions"), "rewards": N_("rewards"),
@@ -79,4 +81,5 @@ def status_context(view: Any) -> dict[str, Any]:
         "me": {"name": me.name, "plan": name(me.plan), "florins": me.florins,
                "points": me.points},
         "sections": [{"title": s.title, "lines": list(s.lines)} for s in sections(view)],
+        "board_key": "\n".join(text_key()), **board_context(view),
     }

@@ -49,6 +49,7 @@ class Mail:
     subject: str
     text: str
     html: str
+    image: bytes | None = None  # the board's inline picture (`cid:`), if the mail has one
 
 
 _PHASE = re.compile(r"Round \d+ of \d+, (\w+) phase")
@@ -87,7 +88,7 @@ def game_mails_of(out_dir: Path, *, game: str, players: int, seed: int = 1) -> l
     store = Store(Config(db_path=result.db_path).sqlalchemy_url())
     with store.read() as s:
         rows = s.exec(select(OutMail).order_by(OutMail.id)).all()  # type: ignore[arg-type]
-        mails = [Mail(kind_of(r), r.subject, r.text, r.html) for r in rows if r.html]
+        mails = [Mail(kind_of(r), r.subject, r.text, r.html, r.image) for r in rows if r.html]
     store.dispose()
     return mails
 

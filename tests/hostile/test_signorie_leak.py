@@ -1,7 +1,8 @@
 """Signorie's face-down alliance tiles are seen by nobody, their owner included, until
 the final scoring (S8): a game whose face-down tiles are swapped for others looks the
-same to every seat and to the public, in every view, status mail, text board and
-event line, in every language, up to the final scoring; nor does `pbem show --as`.
+same to every seat and to the public, in every view, status mail, text board, board
+picture (PNG) and event line, in every language, up to the final scoring; nor does
+`pbem show --as`.
 """
 
 from __future__ import annotations
@@ -40,19 +41,23 @@ def _swapped(events: tuple) -> tuple[tuple, int, int]:
     raise AssertionError("no two face-down draws of different tiles: pick another seed")
 
 
-def _seen(state, events: tuple, seat: int | None) -> list[str]:
-    """Everything `seat` is shown at a point: its view, as JSON, as the text board and
-    as its status mail, and the lines of the events so far."""
+def _seen(state, events: tuple, seat: int | None) -> list[str | bytes]:
+    """Everything `seat` is shown at a point: its view, as JSON, as the text board, as
+    the board's picture and as its status mail (both parts, the board's tables in the
+    HTML), and the lines of the events so far."""
     view = GAME.view(state, seat)
     names = state.names
     lines = [PRESENTER.describe_event(GAME.redact(e, seat), names, seat) for e in events]
-    out = [repr(PRESENTER.view_to_json(view)), PRESENTER.render_text(view), *lines]
+    out: list[str | bytes] = [repr(PRESENTER.view_to_json(view)), PRESENTER.render_text(view),
+                              *lines, PRESENTER.board_png(view)]
     if seat is not None:
         cmds = GAME.legal_commands(state, seat)
         ctx = status_context(view, game_id="sig-9", changes=lines[-5:], echo=(), deadline=None,
                              tz="UTC", legal=PRESENTER.summarise_commands(cmds, view),
-                             presenter=PRESENTER)
-        out.extend(RENDERER.render("status", ctx, PRESENTER.template_dir))
+                             presenter=PRESENTER, picture=True)
+        text, html = RENDERER.render("status", ctx, PRESENTER.template_dir)
+        assert "<table" in html and "cid:" in html  # the board's tables and picture
+        out.extend((text, html))
     return out
 
 
@@ -110,10 +115,11 @@ def test_show_and_a_public_export_name_no_face_down_tile(tmp_path: Path) -> None
     if twin_tile is not None:  # the same game with the first draw's tile changed
         twin[at - 1] = f"* draw {owner} {twin_tile}"
     shown = []
+    png = tmp_path / "board.png"
     for text in ("\n".join(lines), "\n".join(twin)):
         path.write_text(text + "\n")
-        shown.append((cli("show", str(path), "--at", str(at), "--as", owner),
-                      cli("show", str(path), "--at", str(at))))
+        shown.append((cli("show", str(path), "--at", str(at), "--as", owner, "--png", str(png)),
+                      png.read_bytes(), cli("show", str(path), "--at", str(at))))
     assert "face-down" in shown[0][0]
     if twin_tile is not None:
         assert shown[0] == shown[1]
