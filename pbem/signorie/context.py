@@ -39,7 +39,6 @@ def headline(view: Any, viewer: str | None) -> str:
         if acting else where
 
 
-
 def turn_line(view: Any, viewer: str | None) -> str:
     """One sentence on whose turn it is and what is awaited."""
     if view.phase == "over":
