@@ -15,7 +15,6 @@ from engine.signorie.views import View, view_for
 from . import context
 from .board import FullView, render_view
 from .describe import describe_event, summarise_commands
-from .picture import board_png
 
 
 class SignoriePresenter:
@@ -56,6 +55,8 @@ class SignoriePresenter:
 
     def board_png(self, view: View | FullView) -> bytes:
         """The board as a PNG picture (`pbem.signorie.picture`)."""
+        from .picture import board_png  # Pillow loads when a picture is drawn
+
         return board_png(view)
 
     def full_view(self, state: State) -> FullView:
