@@ -1,4 +1,9 @@
-"""Commands decided into events, and the events that follow by themselves."""
+"""Commands decided into events, and the events that follow by themselves.
+
+`apply_in_place` decides and folds into the state it is given (the replay path); a
+command's checks may come after part of it is folded (a die paid for before its
+action is checked), so a refused command puts the state back as it was. `apply`
+runs it on a copy."""
 
 from __future__ import annotations
 
@@ -11,7 +16,7 @@ from . import events as ev
 from .actions import Builder, do_bonus, do_field, do_helper, illegal, plural, points_reward
 from .chance import decide_chance
 from .commands import COLOURS, Activate, Done, Pass, Reward, Take
-from .evolve import BETWEEN
+from .evolve import BETWEEN, copy_state, restore, snapshot
 from .legal import can_activate, can_take
 from .scoring import final_scores
 from .state import ACTIONS, EXTRA, OVER, REWARDS, State
@@ -223,13 +228,34 @@ def _reward_phase(state: State) -> list[Any]:
 
 
 def apply(state: State, seat: int, cmd: Any) -> tuple[State, list[Any]]:
-    """Decide a command and fold its events and those that follow by themselves.
+    """Decide a command and fold its events and those that follow by themselves: the
+    new state and the events; `state` is never changed.
 
     Raises:
-        IllegalMoveError: the command breaks a rule; nothing changes.
+        IllegalMoveError: the command breaks a rule.
     """
+    new = copy_state(state)
+    return new, _apply(new, seat, cmd)
+
+
+def apply_in_place(state: State, seat: int, cmd: Any) -> list[Any]:
+    """Decide a command and fold its events, and those that follow by themselves, into
+    `state` itself: the events.
+
+    Raises:
+        IllegalMoveError: the command breaks a rule; `state` is put back as it was.
+    """
+    kept = snapshot(state)
+    try:
+        return _apply(state, seat, cmd)
+    except BaseException:
+        restore(state, kept)
+        raise
+
+
+def _apply(state: State, seat: int, cmd: Any) -> list[Any]:
     b = Builder(state)
     decide(b, seat, cmd)
-    while more := automatic(b.state):
+    while more := automatic(state):
         b.emit(*more)
-    return b.state, b.events
+    return b.events

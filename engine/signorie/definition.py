@@ -1,4 +1,5 @@
-"""Signorie behind the game seam: `GAME` implements `engine.protocol.Game`."""
+"""Signorie behind the game seam: `GAME` implements `engine.protocol.Game` and
+`engine.protocol.InPlace`."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from engine.protocol import Result, Setup, Standing, Variant
 
 from . import chance, legal
 from . import events as ev
-from .decide import apply
-from .evolve import evolve
+from .decide import apply, apply_in_place
+from .evolve import copy_state, evolve
 from .ruleset import load
 from .scoring import standings
 from .setup import new_state, setup_of, start
@@ -52,6 +53,12 @@ class Signorie:
 
     def evolve(self, state: State, event: Any) -> State:
         return evolve(state, event)
+
+    def apply_in_place(self, state: State, seat: int, command: Any) -> list[Any]:
+        return apply_in_place(state, seat, command)
+
+    def owned_copy(self, state: State) -> State:
+        return copy_state(state)
 
     def with_version(self, state: State, version: int) -> State:
         return dataclasses.replace(state, version=version)

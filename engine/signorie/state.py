@@ -1,4 +1,11 @@
-"""The state of a game of Signorie: a value folded from its events.
+"""The state of a game of Signorie: folded from its events.
+
+`State` is mutable (and slotted), so that the replay path can fold an event by
+writing a few fields (`evolve.evolve_in_place`, `decide.apply_in_place`); the rest of
+pbem treats a state as a value: `evolve.evolve` and `decide.apply` fold into a copy
+and never change the state they were given. Everything a State holds (boards,
+cities, tuples, frozensets) is a value, never changed in place: a change puts a new
+one, so copies share them safely.
 
 Secret: the face-down alliance tiles (`Board.hidden`) and what is left of the
 face-down pool (`State.pool`, from which the hidden tiles could be worked out).
@@ -120,7 +127,7 @@ class Chance:
     row: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class State:
     """A game of Signorie after `version` events."""
 
