@@ -7,6 +7,7 @@ runs it on a copy."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.errors import ChanceError, GameOverError, NotYourTurnError
@@ -33,7 +34,7 @@ def decide(b: Builder, seat: int, cmd: Any) -> None:
         IllegalMoveError: the command breaks a rule.
     """
     state = b.state
-    if state.finished:
+    if state.phase == OVER:
         raise GameOverError("the game is over", "over")
     if seat == CHANCE:
         b.emit(*decide_chance(state, cmd))
@@ -47,22 +48,23 @@ def decide(b: Builder, seat: int, cmd: Any) -> None:
                 f"your threshold {state.threshold(seat)}" if p.dice_sum > state.threshold(seat)
                 else f"it is {_who(state)}'s turn, not yours", "turn")
         raise NotYourTurnError(f"it is {_who(state)}'s turn, not yours", "turn")
-    if isinstance(cmd, Take):
-        _take(b, seat, cmd)
-    elif isinstance(cmd, Activate):
-        _activate(b, seat, cmd)
-    elif isinstance(cmd, Done):
-        if state.active is None:
-            raise illegal("`done` ends a turn's helpers; take a die or pass", "done")
-        b.emit(ev.TurnEnded(seat))
-    elif isinstance(cmd, Pass):
-        if state.phase != ACTIONS or state.active is not None:
-            raise illegal(_expected(state), "pass")
-        b.emit(ev.Passed(seat))
-    elif isinstance(cmd, Reward):
-        _reward(b, seat, cmd)
-    else:
+    step = _DECIDE.get(type(cmd))
+    if step is None:
         raise ChanceError(f"only chance states {getattr(cmd, 'verb', 'that')}", "chance")
+    step(b, seat, cmd)
+
+
+def _done(b: Builder, seat: int, cmd: Done) -> None:
+    if b.state.active is None:
+        raise illegal("`done` ends a turn's helpers; take a die or pass", "done")
+    b.emit(ev.TurnEnded(seat))
+
+
+def _pass(b: Builder, seat: int, cmd: Pass) -> None:
+    state = b.state
+    if state.phase != ACTIONS or state.active is not None:
+        raise illegal(_expected(state), "pass")
+    b.emit(ev.Passed(seat))
 
 
 def _expected(state: State) -> str:
@@ -160,6 +162,11 @@ def _reward(b: Builder, seat: int, cmd: Reward) -> None:
                ev.PointsScored(seat, r.buy_points, "buy"))
 
 
+_DECIDE: dict[type[Any], Callable[[Builder, int, Any], None]] = {
+    Take: _take, Activate: _activate, Done: _done, Pass: _pass, Reward: _reward}
+"""A player's command decided by its type (its verb)."""
+
+
 def _son_marriage(b: Builder, seat: int) -> None:
     """S3: a rewarded player with an unmarried son marries him (rounds 1-5)."""
     state, r = b.state, b.state.rules
@@ -188,15 +195,17 @@ def automatic(state: State) -> list[Any]:
         return [ev.RoundStarted(state.round + 1)]
     a = state.active
     if a is not None:
-        if not any(can_activate(state, a.seat, s) for s in range(a.next, 1 + len(
-                r.columns[a.colour].helpers))):
-            return [ev.TurnEnded(a.seat)]
-        return []
+        # a helper below the die's last may follow: only the seat's own helpers can
+        seat, colour, below = a.seat, a.colour, a.next
+        for c, space in state.players[seat].helpers:
+            if c == colour and space >= below and can_activate(state, seat, space):
+                return []
+        return [ev.TurnEnded(seat)]
     if state.phase == ACTIONS:
-        if state.turn is not None:
-            p = state.players[state.turn]
-            if len(p.dice) >= r.max_dice or not can_take(state, state.turn):
-                return [ev.Passed(state.turn, auto=True)]
+        turn = state.turn
+        if turn is not None:
+            if len(state.players[turn].dice) >= r.max_dice or not can_take(state, turn):
+                return [ev.Passed(turn, auto=True)]
             return []
         return _reward_phase(state)
     if state.phase == REWARDS and not state.rewarded:

@@ -54,11 +54,9 @@ class Signorie:
     def evolve(self, state: State, event: Any) -> State:
         return evolve(state, event)
 
-    def apply_in_place(self, state: State, seat: int, command: Any) -> list[Any]:
-        return apply_in_place(state, seat, command)
-
-    def owned_copy(self, state: State) -> State:
-        return copy_state(state)
+    # InPlace: the functions themselves (the replay path calls them once per line)
+    apply_in_place = staticmethod(apply_in_place)
+    owned_copy = staticmethod(copy_state)
 
     def with_version(self, state: State, version: int) -> State:
         return dataclasses.replace(state, version=version)

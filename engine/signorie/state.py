@@ -70,7 +70,10 @@ class Board:
     stamp: int = 0  # when the disc arrived on its space: higher is higher in the stack
 
     def has_die(self, colour: str) -> bool:
-        return any(c == colour for c, _ in self.dice)
+        for c, _ in self.dice:
+            if c == colour:
+                return True
+        return False
 
     def has_helper(self, colour: str, space: int) -> bool:
         return (colour, space) in self.helpers
