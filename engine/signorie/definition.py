@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -15,7 +14,7 @@ from engine.protocol import Result, Setup, Standing, Variant
 from . import chance, legal
 from . import events as ev
 from .decide import apply, apply_in_place
-from .evolve import copy_state, evolve
+from .evolve import copy_state, evolve, owned_copy
 from .ruleset import load
 from .scoring import standings
 from .setup import new_state, setup_of, start
@@ -56,10 +55,12 @@ class Signorie:
 
     # InPlace: the functions themselves (the replay path calls them once per line)
     apply_in_place = staticmethod(apply_in_place)
-    owned_copy = staticmethod(copy_state)
+    owned_copy = staticmethod(owned_copy)
 
     def with_version(self, state: State, version: int) -> State:
-        return dataclasses.replace(state, version=version)
+        new = copy_state(state)
+        new.version = version
+        return new
 
     def to_act(self, state: State) -> tuple[int, ...]:
         return state.waiting()

@@ -3,8 +3,9 @@ effect into the state in place (`evolve_in_place`, the replay path); `evolve` ru
 on a copy, so a fold never changes the state it is given. Never validates: `decide`
 did; a failure is a bug.
 
-Only the `State` is changed in place: what it holds (boards, cities, tuples) are
-values, replaced whole, so a copy of the state (`copy_state`) shares them safely.
+A handler changes the State and the Boards in place (`state.board` gives a board of
+its own first, when the state may share it); what else they hold (cities, tuples)
+are values, replaced whole.
 """
 
 from __future__ import annotations
@@ -27,19 +28,19 @@ from .state import (
     OVER,
     PREPARE,
     REWARDS,
+    SHARED,
     Active,
-    Board,
     Chance,
     CityState,
     State,
+    board,
+    copy_board,
 )
 
 BETWEEN = "between"
 """After the setup or a round's clean-up: the next round (or the end) follows by itself."""
 
 
-_b = quick_replace(Board)
-"""`dataclasses.replace` for a board, quicker (most events make one)."""
 _city = quick_replace(CityState)
 _active = quick_replace(Active)
 
@@ -48,31 +49,34 @@ _state_values: Callable[[State], tuple[Any, ...]] = attrgetter(*_STATE_FIELDS)
 
 
 def copy_state(state: State) -> State:
-    """A new State holding the same values (boards, cities, tuples): what a fold in
-    place may change without changing `state`."""
+    """A new State holding the same values and boards: what a fold in place may
+    change without changing `state` (the boards are shared both ways, `State.shared`:
+    each is copied before either state changes it)."""
+    state.shared = SHARED
     return State(*_state_values(state))
 
 
+def owned_copy(state: State) -> State:
+    """A copy of the state that owns its boards (nothing shared)."""
+    new = State(*_state_values(state))
+    new.players = tuple(map(copy_board, state.players))
+    new.shared = 0
+    return new
+
+
 def snapshot(state: State) -> tuple[Any, ...]:
-    """The state's values, for `restore` (a refused command changes nothing)."""
-    return _state_values(state)
+    """The state's values, for `restore`; until then, a fold copies each board before
+    changing it (a refused command changes nothing)."""
+    values = _state_values(state)
+    state.shared = SHARED
+    return values
 
 
 def restore(state: State, values: tuple[Any, ...]) -> None:
-    """Put back the values `snapshot` took."""
+    """Put back the values `snapshot` took (the boards as they were)."""
     for name, value in zip(_STATE_FIELDS, values, strict=True):
         setattr(state, name, value)
-
-
-def _set_board(s: State, seat: int, board: Board) -> None:
-    players = list(s.players)
-    players[seat] = board
-    s.players = tuple(players)
-
-
-def _board(s: State, seat: int, **changes: Any) -> None:
-    """Change some fields of `seat`'s board (a new board in its place)."""
-    _set_board(s, seat, _b(s.players[seat], **changes))
+    state.shared = SHARED  # a copy made since may share them
 
 
 def next_seat(state: State, after: int, passed: frozenset[int]) -> int | None:
@@ -90,15 +94,12 @@ def next_seat(state: State, after: int, passed: frozenset[int]) -> int | None:
 
 
 def _order(s: State, e: ev.OrderDrawn) -> None:
-    players = list(s.players)
-    for place, seat in enumerate(e.order):
-        p = players[seat]
-        players[seat] = _b(p, florins=p.florins + s.rules.seat_florins[place])
     n = len(e.order)
-    # stacked on the bottom space: the first player on top
     for place, seat in enumerate(e.order):
-        players[seat] = _b(players[seat], stamp=n - place)
-    s.players, s.order, s.stamp = tuple(players), e.order, n
+        p = board(s, seat)
+        p.florins += s.rules.seat_florins[place]
+        p.stamp = n - place  # stacked on the bottom space: the first player on top
+    s.order, s.stamp = e.order, n
 
 
 def _cities(s: State, e: ev.CitiesDrawn) -> None:
@@ -152,16 +153,19 @@ def _alliance_due(s: State, e: ev.AllianceDue) -> None:
 
 
 def _births(s: State, e: ev.BirthsRolled) -> None:
-    p = s.players[e.seat]
-    _board(s, e.seat, males=p.males + e.males, females=p.females + e.females,
-           general_m=p.general_m - e.males, general_f=p.general_f - e.females)
+    p = board(s, e.seat)
+    p.males += e.males
+    p.females += e.females
+    p.general_m -= e.males
+    p.general_f -= e.females
     s.chance = None
 
 
 def _drawn(s: State, e: ev.AllianceDrawn) -> None:
-    p = s.players[e.player]
     _take_tile(s, e.tile)
-    _board(s, e.player, face_down=(*p.face_down, e.row), hidden=(*p.hidden, e.tile))
+    p = board(s, e.player)
+    p.face_down = (*p.face_down, e.row)
+    p.hidden = (*p.hidden, e.tile)
     s.chance = None
 
 
@@ -169,7 +173,6 @@ def _drawn(s: State, e: ev.AllianceDrawn) -> None:
 
 
 def _die(s: State, e: ev.DieTaken) -> None:
-    p = s.players[e.seat]
     dice = []
     for colour, values in s.dice:
         if colour == e.colour:
@@ -177,23 +180,25 @@ def _die(s: State, e: ev.DieTaken) -> None:
             rest.remove(e.value)
             values = tuple(rest)
         dice.append((colour, values))
-    _board(s, e.seat, florins=p.florins - e.cost, dice=(*p.dice, (e.colour, e.value)))
+    p = board(s, e.seat)
+    p.florins -= e.cost
+    p.dice = (*p.dice, (e.colour, e.value))
     s.dice = tuple(dice)
     s.active = Active(e.seat, e.colour, e.value, 1, e.free)
 
 
 def _hired(s: State, e: ev.HelperHired) -> None:
-    p = s.players[e.seat]
-    helpers = tuple(sorted((*p.helpers, (e.colour, e.space))))
-    _board(s, e.seat, florins=p.florins - e.cost, helpers=helpers)
+    p = board(s, e.seat)
+    p.helpers = tuple(sorted((*p.helpers, (e.colour, e.space))))
+    p.florins -= e.cost
 
 
 def _florins(s: State, e: ev.FlorinsGained) -> None:
-    _board(s, e.seat, florins=s.players[e.seat].florins + e.florins)
+    board(s, e.seat).florins += e.florins
 
 
 def _points(s: State, e: ev.PointsScored) -> None:
-    _board(s, e.seat, points=s.players[e.seat].points + e.points)
+    board(s, e.seat).points += e.points
 
 
 def _place(city: CityState, field: str, space: int, seat: int, took_tile: bool) -> CityState:
@@ -210,12 +215,14 @@ def _cities_with(s: State, name: str, city: CityState) -> tuple[CityState, ...]:
 
 
 def _married(s: State, e: ev.Married) -> None:
-    p = s.players[e.seat]
     city = s.city(e.city)
     assert city is not None
-    tiles = (*p.tiles, ("marriage", e.tile)) if e.tile else p.tiles
-    _board(s, e.seat, females=p.females - 1, florins=p.florins - e.dowry,
-           points=p.points + e.points, tiles=tiles)
+    p = board(s, e.seat)
+    if e.tile:
+        p.tiles = (*p.tiles, ("marriage", e.tile))
+    p.females -= 1
+    p.florins -= e.dowry
+    p.points += e.points
     s.cities = _cities_with(s, e.city, _place(city, "marriage", e.space, e.seat, bool(e.tile)))
 
 
@@ -233,11 +240,12 @@ def _careers_with(s: State, career: str, figures: tuple[tuple[int, int], ...]
 
 
 def _mission(s: State, e: ev.MissionSent) -> None:
-    p = s.players[e.seat]
     city = s.city(e.city)
     assert city is not None
-    tiles = (*p.tiles, (e.career, e.tile)) if e.tile else p.tiles
-    _board(s, e.seat, points=p.points + e.points, tiles=tiles)
+    p = board(s, e.seat)
+    if e.tile:
+        p.tiles = (*p.tiles, (e.career, e.tile))
+    p.points += e.points
     figures = _without_figure(s.figures_on(e.career), e.seat, e.start)
     s.careers = _careers_with(s, e.career, figures)
     s.cities = _cities_with(s, e.city, _place(city, "mission", e.space, e.seat, bool(e.tile)))
@@ -248,32 +256,37 @@ def _moved(s: State, e: ev.FigureMoved) -> None:
     if e.start:
         figures = _without_figure(figures, e.seat, e.start)
     else:
-        _board(s, e.seat, males=s.players[e.seat].males - 1)
+        board(s, e.seat).males -= 1
     s.careers = _careers_with(s, e.career, (*figures, (e.seat, e.to)))
 
 
 def _initiative(s: State, e: ev.InitiativeMoved) -> None:
     s.stamp += 1
-    _board(s, e.seat, initiative=e.to, stamp=s.stamp)
+    p = board(s, e.seat)
+    p.initiative, p.stamp = e.to, s.stamp
 
 
 def _task(s: State, e: ev.TaskUsed) -> None:
-    p = s.players[e.seat]
     tile = s.rules.tasks[e.tile]
     m, f = (e.count, 0) if e.sex == "m" else (0, e.count)
-    changes: dict[str, int] = {"males": p.males - m, "females": p.females - f}
+    p = board(s, e.seat)
+    p.males -= m
+    p.females -= f
     if tile.type == "threshold":
-        changes.update(threshold_m=p.threshold_m + m, threshold_f=p.threshold_f + f,
-                       raised=p.raised + tile.per * e.count)
+        p.threshold_m += m
+        p.threshold_f += f
+        p.raised += tile.per * e.count
     else:
-        changes.update(general_m=p.general_m + m, general_f=p.general_f + f)
-    _board(s, e.seat, **changes)
+        p.general_m += m
+        p.general_f += f
 
 
 def _figures(s: State, e: ev.FiguresTaken) -> None:
-    p = s.players[e.seat]
-    _board(s, e.seat, males=p.males + e.males, females=p.females + e.females,
-           general_m=p.general_m - e.males, general_f=p.general_f - e.females)
+    p = board(s, e.seat)
+    p.males += e.males
+    p.females += e.females
+    p.general_m -= e.males
+    p.general_f -= e.females
 
 
 def _helper_used(s: State, e: ev.HelperUsed) -> None:
@@ -299,10 +312,10 @@ def _passed(s: State, e: ev.Passed) -> None:
 
 def _turn_order(s: State, e: ev.TurnOrderSet) -> None:
     n = len(e.order)
-    players = list(s.players)
     for place, seat in enumerate(e.order):
-        players[seat] = _b(players[seat], initiative=0, stamp=s.stamp + n - place)
-    s.players, s.order, s.stamp = tuple(players), e.order, s.stamp + n
+        p = board(s, seat)
+        p.initiative, p.stamp = 0, s.stamp + n - place
+    s.order, s.stamp = e.order, s.stamp + n
 
 
 def _checked(s: State, e: ev.RewardChecked) -> None:
@@ -317,12 +330,15 @@ def _reward(s: State, e: ev.RewardTaken) -> None:
 
 
 def _son(s: State, e: ev.SonMarried) -> None:
-    p = s.players[e.seat]
-    _board(s, e.seat, sons=e.son, points=p.points + e.points, florins=p.florins + e.florins)
+    p = board(s, e.seat)
+    p.sons = e.son
+    p.points += e.points
+    p.florins += e.florins
 
 
 def _cleared(s: State, e: ev.DiceCleared) -> None:
-    s.players = tuple(_b(p, dice=()) for p in s.players)
+    for seat in range(len(s.players)):
+        board(s, seat).dice = ()
     s.phase = EXTRA
 
 
@@ -331,17 +347,19 @@ def _skipped(s: State, e: ev.ExtraSkipped) -> None:
 
 
 def _round_ended(s: State, e: ev.RoundEnded) -> None:
-    s.players = tuple(
-        _b(p, dice=(), general_m=p.general_m + p.threshold_m,
-           general_f=p.general_f + p.threshold_f, threshold_m=0, threshold_f=0, raised=0)
-        for p in s.players)
+    for seat in range(len(s.players)):
+        p = board(s, seat)
+        p.dice = ()
+        p.general_m += p.threshold_m
+        p.general_f += p.threshold_f
+        p.threshold_m = p.threshold_f = p.raised = 0
     s.phase, s.dice, s.tasks, s.passed = BETWEEN, (), (), frozenset()
     s.turn, s.rewarded, s.extra = None, (), ()
 
 
 def _ended(s: State, e: ev.GameEnded) -> None:
-    s.players = tuple(_b(p, points=p.points + e.careers[i] + e.rows[i])
-                      for i, p in enumerate(s.players))
+    for seat in range(len(s.players)):
+        board(s, seat).points += e.careers[seat] + e.rows[seat]
     s.phase, s.winners, s.turn = OVER, e.winners, None
 
 

@@ -3,7 +3,7 @@ self-played games of 2, 3 and 4 players (with stray commands, mostly illegal, mi
 in), the same events, states, views and errors when the game is replayed in place
 (`Match(..., in_place=True)`, quick copies) and when it is played by value
 (`Game.apply`, each command on a copy of the state) with every state, board, city and
-die copied by `dataclasses.replace` and every "can this seat take a die" asked of
+active die copied by `dataclasses.replace` and every "can this seat take a die" asked of
 the full search of `legal.take_options` (as the engine did before
 `engine.frozen.quick_replace`, the fold in place and `legal.can_take`'s quick yes).
 
@@ -26,6 +26,7 @@ from engine.match import Match
 from engine.protocol import CHANCE
 from engine.selfplay import NAMES
 from engine.signorie import decide, definition, evolve, legal
+from engine.signorie import state as state_module
 from engine.signorie.definition import GAME
 from engine.signorie.state import ACTIONS, EXTRA
 
@@ -44,16 +45,21 @@ def _full_can_take(state: Any, seat: int) -> bool:
 QUICK_COPY = evolve.copy_state
 
 
+def _plain_copy(state: Any) -> Any:
+    return state_module.replace(state)  # dataclasses.replace, the boards shared
+
+
 @contextmanager
 def plain_engine() -> Iterator[None]:
     """The engine with its quick copies and checks swapped for the plain ones."""
     with pytest.MonkeyPatch.context() as mp:
-        for name in ("_b", "_city", "_active"):
+        for name in ("_city", "_active"):
             mp.setattr(evolve, name, _plain_replace)
+        mp.setattr(state_module, "copy_board", _plain_replace)
         for module in list(sys.modules.values()):
             if module is not None and module.__name__.startswith("engine.signorie.") \
                     and getattr(module, "copy_state", None) is QUICK_COPY:
-                mp.setattr(module, "copy_state", _plain_replace)
+                mp.setattr(module, "copy_state", _plain_copy)
         mp.setattr(legal, "can_take", _full_can_take)
         mp.setattr(decide, "can_take", _full_can_take)
         yield
@@ -109,7 +115,7 @@ def test_the_quick_engine_plays_as_the_plain_one(players: int) -> None:
                 assert outcome(match, seat, command) == outcomes[k], where
                 assert match.state == states[k], where
                 assert isinstance(outcomes[k], list) or match.state is before, where
-            assert definition.copy_state is _plain_replace  # the plain engine was played
+            assert definition.copy_state is _plain_copy  # the plain engine was played
         assert match.finished
         for seat in (None, *range(players)):
             assert GAME.view(match.state, seat) == GAME.view(states[-1], seat)
