@@ -173,13 +173,12 @@ def _drawn(s: State, e: ev.AllianceDrawn) -> None:
 
 
 def _die(s: State, e: ev.DieTaken) -> None:
-    dice = []
-    for colour, values in s.dice:
+    dice = list(s.dice)
+    for i, (colour, values) in enumerate(dice):
         if colour == e.colour:
-            rest = list(values)
-            rest.remove(e.value)
-            values = tuple(rest)
-        dice.append((colour, values))
+            k = values.index(e.value)
+            dice[i] = (colour, values[:k] + values[k + 1:])
+            break
     p = board(s, e.seat)
     p.florins -= e.cost
     p.dice = (*p.dice, (e.colour, e.value))

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from typing import Any
 
+from engine.frozen import quick_init
 from engine.protocol import CHANCE
 
 from .commands import CAREERS
@@ -110,6 +111,7 @@ class CityState:
         return self.marriage_tile if field == "marriage" else self.mission_tile
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Active:
     """The die a player has just taken: its column's helpers may follow, top to bottom,
@@ -122,6 +124,7 @@ class Active:
     free: bool = False
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Chance:
     """A chance step due mid-turn: the white dice of `seat` (`n` of them), or a
