@@ -29,6 +29,11 @@ COMPILED = [
     "engine/princes/actions.py",
     "engine/princes/checks.py",
     "engine/princes/queries.py",
+    "engine/signorie/evolve.py",
+    "engine/signorie/decide.py",
+    "engine/signorie/actions.py",
+    "engine/signorie/chance.py",
+    "engine/signorie/legal.py",
 ]
 
 

@@ -3,7 +3,8 @@
 side in one run: the same log texts, replayed by `pbem.logs.replay_log` of each tree
 in its own process, in interleaved blocks, timed in CPU time; medians.
 
-  .venv/bin/python scripts/bench_replay_compare.py --before /path/to/old/checkout
+  .venv/bin/python scripts/bench_replay_compare.py --before /path/to/old/checkout \
+      [--game signorie]
 
 Both trees run with this checkout's virtual environment (their dependencies must
 agree); the old tree comes first on the path of its process. The logs are self-played
@@ -42,14 +43,14 @@ print(json.dumps(out))
 """
 
 
-def make_logs(games: int, players: int) -> dict[str, list[str]]:
+def make_logs(games: int, players: int, name: str | None) -> dict[str, list[str]]:
     sys.path.insert(0, str(HERE))
     from engine.protocol import CHANCE
     from engine.registry import get_game
     from engine.selfplay import play_random
     from pbem.logs import format_game_log, result_tag
 
-    game = get_game()
+    game = get_game(name)
     out: dict[str, list[str]] = {"recorded": [], "seeded": []}
     for i in range(games):
         p = play_random(game, players, f"compare-{players}-{i}")
@@ -74,12 +75,13 @@ def run(tree: Path, logs: Path, blocks: int) -> list[float]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--before", type=Path, required=True, help="the other checkout")
+    ap.add_argument("--game", default=None, help="the game's name (default: the default game)")
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds per tree")
     ap.add_argument("--blocks", type=int, default=3, help="timed passes per process")
     args = ap.parse_args()
-    logs = make_logs(args.games, args.players)
+    logs = make_logs(args.games, args.players, args.game)
     lines = {k: sum(t.count("\n") for t in v) for k, v in logs.items()}
     trees = {"before": args.before.resolve(), "after": HERE}
     with tempfile.TemporaryDirectory() as tmp:

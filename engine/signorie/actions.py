@@ -2,10 +2,10 @@
 Signoria actions, helper effects and reward bonuses.
 
 Each `do_*` function checks an action against the position a `Builder` holds and
-emits its events into it (each event is folded at once, so that the next part of a
-command is checked against the position the earlier part left). They raise
-IllegalMoveError with a message naming what was expected; a builder whose command
-failed is thrown away, so nothing changes.
+emits its events into it (each event is folded at once, into the builder's state
+itself, so that the next part of a command is checked against the position the
+earlier part left). They raise IllegalMoveError with a message naming what was
+expected; `decide.apply_in_place` then puts the state back as it was.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from .commands import (
     Task,
     Tracks,
 )
-from .evolve import evolve
+from .evolve import EVOLVE
 from .ruleset import INITIATIVE, HelperSpace, Rules
 from .state import EMPTY, Board, State
 
@@ -41,7 +41,8 @@ SEX_WORD = {"m": "male", "f": "female"}
 
 
 class Builder:
-    """A position and the events that led to it from the command's start."""
+    """A position, changed in place by each event emitted, and the events emitted
+    since the command's start."""
 
     __slots__ = ("events", "state")
 
@@ -50,9 +51,11 @@ class Builder:
         self.events: list[Any] = []
 
     def emit(self, *events: Any) -> None:
-        for e in events:
-            self.state = evolve(self.state, e)
-            self.events.append(e)
+        state = self.state
+        for e in events:  # (no handler reads the version: it is counted once per call)
+            EVOLVE[type(e)](state, e)
+        state.version += len(events)
+        self.events += events
 
 
 def illegal(message: str, rule: str) -> IllegalMoveError:

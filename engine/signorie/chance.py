@@ -14,10 +14,11 @@ from typing import Any
 
 from engine import decks
 from engine.errors import ChanceError, IllegalMoveError
-from engine.frozen import dataclass
+from engine.frozen import dataclass, quick_init
 
 from . import events as ev
 from .commands import CITIES, COLOURS, Alliances, Births, Cities, Draw, Order, Rewards, Roll, Tasks
+from .ruleset import Rules
 from .state import (
     ALLIANCES,
     BIRTHS,
@@ -38,6 +39,7 @@ _COMMAND = {ORDER: Order, CITIES_DUE: Cities, REWARD_ROW: Rewards, ALLIANCES: Al
             ROLL: Roll, TASKS: Tasks, BIRTHS: Births, DRAW: Draw}
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Due:
     """The chance step due: its kind, the seat it concerns (births, draw) and how many
@@ -155,11 +157,15 @@ def resolve_chance(state: State, seed: str) -> ChanceCommand:
 def same_chance(state: State, command: Any) -> bool:
     """True if `command` states the chance step due now (whatever its outcome)."""
     due = chance_due(state)
-    if due is None or not isinstance(command, _COMMAND[due.kind]):
+    return due is not None and _same(state, due, command)
+
+
+def _same(state: State, due: Due, command: Any) -> bool:
+    if not isinstance(command, _COMMAND[due.kind]):
         return False
     if isinstance(command, Births | Draw):
         assert due.seat is not None
-        return command.player == state.names[due.seat]
+        return command.player == state.players[due.seat].name
     return True
 
 
@@ -236,16 +242,28 @@ def _check_tiles(state: State, tiles: list[str]) -> None:
     r = state.rules
     pool = Counter(state.pool)
     left = list(state.family_left)
-    known = r.alliance_tiles  # made on each call: once, not once per tile
     for t in tiles:
         family = r.tile_family(t)
-        if family not in r.families or t not in known:
-            raise _bad(f"{t!r} is no alliance tile (family and VP, e.g. {known[0]!r})")
+        if family not in r.families or t[len(family):] not in _points_of(r):
+            raise _bad(f"{t!r} is no alliance tile (family and VP, e.g. "
+                       f"{r.alliance_tiles[0]!r})")
         i = r.families.index(family)
         if pool[t] <= 0 or left[i] <= 0:
             raise _bad(f"no {t!r} tile is left to draw")
         pool[t] -= 1
         left[i] -= 1
+
+
+_POINTS: dict[tuple[int, ...], frozenset[str]] = {}
+
+
+def _points_of(r: Rules) -> frozenset[str]:
+    """The VP an alliance tile's id may end with ("3" of "este3"): a tile is known if
+    its family is and these follow it (the same as `t in r.alliance_tiles`)."""
+    points = _POINTS.get(r.family_tiles)
+    if points is None:
+        points = _POINTS[r.family_tiles] = frozenset(str(p) for p in r.family_tiles)
+    return points
 
 
 def decide_chance(state: State, cmd: Any) -> list[Any]:
@@ -257,11 +275,11 @@ def decide_chance(state: State, cmd: Any) -> list[Any]:
     due = chance_due(state)
     if due is None:
         raise _bad("no chance is due now")
-    if not same_chance(state, cmd):
+    if not _same(state, due, cmd):
         raise _bad(f"chance states {chance_wanted(state)} here")
     r = state.rules
-    names = state.names
     if isinstance(cmd, Order):
+        names = state.names
         if sorted(cmd.players) != sorted(names) or len(cmd.players) != len(names):
             raise _bad(f"the turn order names every player once: {', '.join(names)}")
         return [ev.OrderDrawn(tuple(names.index(p) for p in cmd.players))]
@@ -290,7 +308,7 @@ def decide_chance(state: State, cmd: Any) -> list[Any]:
         _check_tiles(state, [t for _, _, t in cmd.tiles])
         return [ev.AlliancesLaid(cmd.tiles)]
     if isinstance(cmd, Roll):
-        per = r.dice_per_colour[len(names)]
+        per = r.dice_per_colour[len(state.players)]
         if tuple(c for c, _ in cmd.dice) != COLOURS:
             raise _bad(f"the dice are rolled by colour: {', '.join(COLOURS)}")
         for c, values in cmd.dice:
@@ -305,7 +323,8 @@ def decide_chance(state: State, cmd: Any) -> list[Any]:
     assert due.seat is not None
     if isinstance(cmd, Births):
         if len(cmd.values) != due.n:
-            raise _bad(f"{names[due.seat]} rolls {due.n} white dice, not {len(cmd.values)}")
+            raise _bad(f"{state.players[due.seat].name} rolls {due.n} white dice, not "
+                       f"{len(cmd.values)}")
         _check_faces(cmd.values, r.die_faces)
         p = state.players[due.seat]
         females = min(p.general_f, sum(1 for v in cmd.values if v <= r.offspring_female_top))

@@ -1,7 +1,13 @@
-"""Commands decided into events, and the events that follow by themselves."""
+"""Commands decided into events, and the events that follow by themselves.
+
+`apply_in_place` decides and folds into the state it is given (the replay path); a
+command's checks may come after part of it is folded (a die paid for before its
+action is checked), so a refused command puts the state back as it was. `apply`
+runs it on a copy."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.errors import ChanceError, GameOverError, NotYourTurnError
@@ -11,7 +17,7 @@ from . import events as ev
 from .actions import Builder, do_bonus, do_field, do_helper, illegal, plural, points_reward
 from .chance import decide_chance
 from .commands import COLOURS, Activate, Done, Pass, Reward, Take
-from .evolve import BETWEEN
+from .evolve import BETWEEN, copy_state, restore, snapshot
 from .legal import can_activate, can_take
 from .scoring import final_scores
 from .state import ACTIONS, EXTRA, OVER, REWARDS, State
@@ -28,7 +34,7 @@ def decide(b: Builder, seat: int, cmd: Any) -> None:
         IllegalMoveError: the command breaks a rule.
     """
     state = b.state
-    if state.finished:
+    if state.phase == OVER:
         raise GameOverError("the game is over", "over")
     if seat == CHANCE:
         b.emit(*decide_chance(state, cmd))
@@ -42,22 +48,23 @@ def decide(b: Builder, seat: int, cmd: Any) -> None:
                 f"your threshold {state.threshold(seat)}" if p.dice_sum > state.threshold(seat)
                 else f"it is {_who(state)}'s turn, not yours", "turn")
         raise NotYourTurnError(f"it is {_who(state)}'s turn, not yours", "turn")
-    if isinstance(cmd, Take):
-        _take(b, seat, cmd)
-    elif isinstance(cmd, Activate):
-        _activate(b, seat, cmd)
-    elif isinstance(cmd, Done):
-        if state.active is None:
-            raise illegal("`done` ends a turn's helpers; take a die or pass", "done")
-        b.emit(ev.TurnEnded(seat))
-    elif isinstance(cmd, Pass):
-        if state.phase != ACTIONS or state.active is not None:
-            raise illegal(_expected(state), "pass")
-        b.emit(ev.Passed(seat))
-    elif isinstance(cmd, Reward):
-        _reward(b, seat, cmd)
-    else:
+    step = _DECIDE.get(type(cmd))
+    if step is None:
         raise ChanceError(f"only chance states {getattr(cmd, 'verb', 'that')}", "chance")
+    step(b, seat, cmd)
+
+
+def _done(b: Builder, seat: int, cmd: Done) -> None:
+    if b.state.active is None:
+        raise illegal("`done` ends a turn's helpers; take a die or pass", "done")
+    b.emit(ev.TurnEnded(seat))
+
+
+def _pass(b: Builder, seat: int, cmd: Pass) -> None:
+    state = b.state
+    if state.phase != ACTIONS or state.active is not None:
+        raise illegal(_expected(state), "pass")
+    b.emit(ev.Passed(seat))
 
 
 def _expected(state: State) -> str:
@@ -155,6 +162,11 @@ def _reward(b: Builder, seat: int, cmd: Reward) -> None:
                ev.PointsScored(seat, r.buy_points, "buy"))
 
 
+_DECIDE: dict[type[Any], Callable[[Builder, int, Any], None]] = {
+    Take: _take, Activate: _activate, Done: _done, Pass: _pass, Reward: _reward}
+"""A player's command decided by its type (its verb)."""
+
+
 def _son_marriage(b: Builder, seat: int) -> None:
     """S3: a rewarded player with an unmarried son marries him (rounds 1-5)."""
     state, r = b.state, b.state.rules
@@ -183,15 +195,17 @@ def automatic(state: State) -> list[Any]:
         return [ev.RoundStarted(state.round + 1)]
     a = state.active
     if a is not None:
-        if not any(can_activate(state, a.seat, s) for s in range(a.next, 1 + len(
-                r.columns[a.colour].helpers))):
-            return [ev.TurnEnded(a.seat)]
-        return []
+        # a helper below the die's last may follow: only the seat's own helpers can
+        seat, colour, below = a.seat, a.colour, a.next
+        for c, space in state.players[seat].helpers:
+            if c == colour and space >= below and can_activate(state, seat, space):
+                return []
+        return [ev.TurnEnded(seat)]
     if state.phase == ACTIONS:
-        if state.turn is not None:
-            p = state.players[state.turn]
-            if len(p.dice) >= r.max_dice or not can_take(state, state.turn):
-                return [ev.Passed(state.turn, auto=True)]
+        turn = state.turn
+        if turn is not None:
+            if len(state.players[turn].dice) >= r.max_dice or not can_take(state, turn):
+                return [ev.Passed(turn, auto=True)]
             return []
         return _reward_phase(state)
     if state.phase == REWARDS and not state.rewarded:
@@ -223,13 +237,34 @@ def _reward_phase(state: State) -> list[Any]:
 
 
 def apply(state: State, seat: int, cmd: Any) -> tuple[State, list[Any]]:
-    """Decide a command and fold its events and those that follow by themselves.
+    """Decide a command and fold its events and those that follow by themselves: the
+    new state and the events; `state` is never changed.
 
     Raises:
-        IllegalMoveError: the command breaks a rule; nothing changes.
+        IllegalMoveError: the command breaks a rule.
     """
+    new = copy_state(state)
+    return new, _apply(new, seat, cmd)
+
+
+def apply_in_place(state: State, seat: int, cmd: Any) -> list[Any]:
+    """Decide a command and fold its events, and those that follow by themselves, into
+    `state` itself: the events.
+
+    Raises:
+        IllegalMoveError: the command breaks a rule; `state` is put back as it was.
+    """
+    kept = snapshot(state)
+    try:
+        return _apply(state, seat, cmd)
+    except BaseException:
+        restore(state, kept)
+        raise
+
+
+def _apply(state: State, seat: int, cmd: Any) -> list[Any]:
     b = Builder(state)
     decide(b, seat, cmd)
-    while more := automatic(b.state):
+    while more := automatic(state):
         b.emit(*more)
-    return b.state, b.events
+    return b.events

@@ -1,8 +1,8 @@
-"""Signorie behind the game seam: `GAME` implements `engine.protocol.Game`."""
+"""Signorie behind the game seam: `GAME` implements `engine.protocol.Game` and
+`engine.protocol.InPlace`."""
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -13,8 +13,8 @@ from engine.protocol import Result, Setup, Standing, Variant
 
 from . import chance, legal
 from . import events as ev
-from .decide import apply
-from .evolve import evolve
+from .decide import apply, apply_in_place
+from .evolve import copy_state, evolve, owned_copy
 from .ruleset import load
 from .scoring import standings
 from .setup import new_state, setup_of, start
@@ -55,8 +55,14 @@ class Signorie:
     def evolve(self, state: State, event: Any) -> State:
         return evolve(state, event)
 
+    # InPlace: the functions themselves (the replay path calls them once per line)
+    apply_in_place = staticmethod(apply_in_place)
+    owned_copy = staticmethod(owned_copy)
+
     def with_version(self, state: State, version: int) -> State:
-        return dataclasses.replace(state, version=version)
+        new = copy_state(state)
+        new.version = version
+        return new
 
     def to_act(self, state: State) -> tuple[int, ...]:
         return state.waiting()

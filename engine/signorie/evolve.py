@@ -1,8 +1,18 @@
-"""Events folded into the state. Never validates: `decide` did; a failure is a bug."""
+"""Events folded into the state: one handler per event type, which writes the event's
+effect into the state in place (`evolve_in_place`, the replay path); `evolve` runs it
+on a copy, so a fold never changes the state it is given. Never validates: `decide`
+did; a failure is a bug.
+
+A handler changes the State and the Boards in place (`state.board` gives a board of
+its own first, when the state may share it); what else they hold (cities, tuples)
+are values, replaced whole.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import fields
+from operator import attrgetter
 from typing import Any
 
 from engine.frozen import quick_replace
@@ -18,29 +28,55 @@ from .state import (
     OVER,
     PREPARE,
     REWARDS,
+    SHARED,
     Active,
-    Board,
     Chance,
     CityState,
     State,
+    board,
+    copy_board,
 )
 
 BETWEEN = "between"
 """After the setup or a round's clean-up: the next round (or the end) follows by itself."""
 
 
-_r = quick_replace(State)
-"""`dataclasses.replace` for the state, quicker (every event makes one or two)."""
-_b = quick_replace(Board)
 _city = quick_replace(CityState)
 _active = quick_replace(Active)
-_set_version: Callable[[State, int], None] = vars(State)["version"].__set__
+
+_STATE_FIELDS = tuple(f.name for f in fields(State))
+_state_values: Callable[[State], tuple[Any, ...]] = attrgetter(*_STATE_FIELDS)
 
 
-def _board(state: State, seat: int, **changes: Any) -> tuple[Board, ...]:
-    players = list(state.players)
-    players[seat] = _b(players[seat], **changes)
-    return tuple(players)
+def copy_state(state: State) -> State:
+    """A new State holding the same values and boards: what a fold in place may
+    change without changing `state` (the boards are shared both ways, `State.shared`:
+    each is copied before either state changes it)."""
+    state.shared = SHARED
+    return State(*_state_values(state))
+
+
+def owned_copy(state: State) -> State:
+    """A copy of the state that owns its boards (nothing shared)."""
+    new = State(*_state_values(state))
+    new.players = tuple(map(copy_board, state.players))
+    new.shared = 0
+    return new
+
+
+def snapshot(state: State) -> tuple[Any, ...]:
+    """The state's values, for `restore`; until then, a fold copies each board before
+    changing it (a refused command changes nothing)."""
+    values = _state_values(state)
+    state.shared = SHARED
+    return values
+
+
+def restore(state: State, values: tuple[Any, ...]) -> None:
+    """Put back the values `snapshot` took (the boards as they were)."""
+    for name, value in zip(_STATE_FIELDS, values, strict=True):
+        setattr(state, name, value)
+    state.shared = SHARED  # a copy made since may share them
 
 
 def next_seat(state: State, after: int, passed: frozenset[int]) -> int | None:
@@ -57,115 +93,111 @@ def next_seat(state: State, after: int, passed: frozenset[int]) -> int | None:
 # --------------------------------------------------------------------------- setup, chance
 
 
-def _order(state: State, e: ev.OrderDrawn) -> State:
-    players = list(state.players)
-    for place, seat in enumerate(e.order):
-        p = players[seat]
-        players[seat] = _b(p, florins=p.florins + state.rules.seat_florins[place])
+def _order(s: State, e: ev.OrderDrawn) -> None:
     n = len(e.order)
-    # stacked on the bottom space: the first player on top
     for place, seat in enumerate(e.order):
-        players[seat] = _b(players[seat], stamp=n - place)
-    return _r(state, players=tuple(players), order=e.order, stamp=n)
+        p = board(s, seat)
+        p.florins += s.rules.seat_florins[place]
+        p.stamp = n - place  # stacked on the bottom space: the first player on top
+    s.order, s.stamp = e.order, n
 
 
-def _cities(state: State, e: ev.CitiesDrawn) -> State:
-    return _r(state, cities=city_states(state.rules, e.cities))
+def _cities(s: State, e: ev.CitiesDrawn) -> None:
+    s.cities = city_states(s.rules, e.cities)
 
 
-def _rewards(state: State, e: ev.RewardsLaid) -> State:
-    return _r(state, reward_row=e.tiles, phase=BETWEEN)
+def _rewards(s: State, e: ev.RewardsLaid) -> None:
+    s.reward_row, s.phase = e.tiles, BETWEEN
 
 
-def _round(state: State, e: ev.RoundStarted) -> State:
-    return _r(state, round=e.round, phase=PREPARE, passed=frozenset(), turn=None)
+def _round(s: State, e: ev.RoundStarted) -> None:
+    s.round, s.phase, s.passed, s.turn = e.round, PREPARE, frozenset(), None
 
 
-def _take_tile(state: State, tile: str) -> State:
+def _take_tile(s: State, tile: str) -> None:
     """The pool and the family's count without one `tile`."""
-    pool = list(state.pool)
+    pool = list(s.pool)
     pool.remove(tile)
-    family = state.rules.families.index(state.rules.tile_family(tile))
-    left = list(state.family_left)
+    family = s.rules.families.index(s.rules.tile_family(tile))
+    left = list(s.family_left)
     left[family] -= 1
-    return _r(state, pool=tuple(pool), family_left=tuple(left))
+    s.pool, s.family_left = tuple(pool), tuple(left)
 
 
-def _alliances(state: State, e: ev.AlliancesLaid) -> State:
-    cities = list(state.cities)
+def _alliances(s: State, e: ev.AlliancesLaid) -> None:
+    cities = list(s.cities)
     for city, field, tile in e.tiles:
         i = next(k for k, c in enumerate(cities) if c.name == city)
         if field == "marriage":
             cities[i] = _city(cities[i], marriage_tile=tile)
         else:
             cities[i] = _city(cities[i], mission_tile=tile)
-        state = _take_tile(state, tile)
-    return _r(state, cities=tuple(cities))
+        _take_tile(s, tile)
+    s.cities = tuple(cities)
 
 
-def _dice(state: State, e: ev.DiceRolled) -> State:
-    return _r(state, dice=e.dice)
+def _dice(s: State, e: ev.DiceRolled) -> None:
+    s.dice = e.dice
 
 
-def _tasks(state: State, e: ev.TasksLaid) -> State:
-    return _r(state, tasks=e.tiles, phase=ACTIONS, turn=state.order[0])
+def _tasks(s: State, e: ev.TasksLaid) -> None:
+    s.tasks, s.phase, s.turn = e.tiles, ACTIONS, s.order[0]
 
 
-def _births_due(state: State, e: ev.BirthsDue) -> State:
-    return _r(state, chance=Chance(BIRTHS, e.seat, n=e.n))
+def _births_due(s: State, e: ev.BirthsDue) -> None:
+    s.chance = Chance(BIRTHS, e.seat, n=e.n)
 
 
-def _alliance_due(state: State, e: ev.AllianceDue) -> State:
-    return _r(state, chance=Chance(DRAW, e.seat, row=e.row))
+def _alliance_due(s: State, e: ev.AllianceDue) -> None:
+    s.chance = Chance(DRAW, e.seat, row=e.row)
 
 
-def _births(state: State, e: ev.BirthsRolled) -> State:
-    p = state.players[e.seat]
-    players = _board(state, e.seat, males=p.males + e.males, females=p.females + e.females,
-                     general_m=p.general_m - e.males, general_f=p.general_f - e.females)
-    return _r(state, players=players, chance=None)
+def _births(s: State, e: ev.BirthsRolled) -> None:
+    p = board(s, e.seat)
+    p.males += e.males
+    p.females += e.females
+    p.general_m -= e.males
+    p.general_f -= e.females
+    s.chance = None
 
 
-def _drawn(state: State, e: ev.AllianceDrawn) -> State:
-    p = state.players[e.player]
-    state = _take_tile(state, e.tile)
-    players = _board(state, e.player, face_down=(*p.face_down, e.row),
-                     hidden=(*p.hidden, e.tile))
-    return _r(state, players=players, chance=None)
+def _drawn(s: State, e: ev.AllianceDrawn) -> None:
+    _take_tile(s, e.tile)
+    p = board(s, e.player)
+    p.face_down = (*p.face_down, e.row)
+    p.hidden = (*p.hidden, e.tile)
+    s.chance = None
 
 
 # --------------------------------------------------------------------------- actions
 
 
-def _die(state: State, e: ev.DieTaken) -> State:
-    p = state.players[e.seat]
-    dice = []
-    for colour, values in state.dice:
+def _die(s: State, e: ev.DieTaken) -> None:
+    dice = list(s.dice)
+    for i, (colour, values) in enumerate(dice):
         if colour == e.colour:
-            rest = list(values)
-            rest.remove(e.value)
-            values = tuple(rest)
-        dice.append((colour, values))
-    players = _board(state, e.seat, florins=p.florins - e.cost,
-                     dice=(*p.dice, (e.colour, e.value)))
-    return _r(state, players=players, dice=tuple(dice),
-              active=Active(e.seat, e.colour, e.value, 1, e.free))
+            k = values.index(e.value)
+            dice[i] = (colour, values[:k] + values[k + 1:])
+            break
+    p = board(s, e.seat)
+    p.florins -= e.cost
+    p.dice = (*p.dice, (e.colour, e.value))
+    s.dice = tuple(dice)
+    s.active = Active(e.seat, e.colour, e.value, 1, e.free)
 
 
-def _hired(state: State, e: ev.HelperHired) -> State:
-    p = state.players[e.seat]
-    helpers = tuple(sorted((*p.helpers, (e.colour, e.space))))
-    return _r(state, players=_board(state, e.seat, florins=p.florins - e.cost, helpers=helpers))
+def _hired(s: State, e: ev.HelperHired) -> None:
+    p = board(s, e.seat)
+    p.helpers = tuple(sorted((*p.helpers, (e.colour, e.space))))
+    p.florins -= e.cost
 
 
-def _florins(state: State, e: ev.FlorinsGained) -> State:
-    p = state.players[e.seat]
-    return _r(state, players=_board(state, e.seat, florins=p.florins + e.florins))
+def _florins(s: State, e: ev.FlorinsGained) -> None:
+    board(s, e.seat).florins += e.florins
 
 
-def _points(state: State, e: ev.PointsScored) -> State:
-    p = state.players[e.seat]
-    return _r(state, players=_board(state, e.seat, points=p.points + e.points))
+def _points(s: State, e: ev.PointsScored) -> None:
+    board(s, e.seat).points += e.points
 
 
 def _place(city: CityState, field: str, space: int, seat: int, took_tile: bool) -> CityState:
@@ -177,20 +209,20 @@ def _place(city: CityState, field: str, space: int, seat: int, took_tile: bool) 
     return _city(city, **changes)
 
 
-def _cities_with(state: State, name: str, city: CityState) -> tuple[CityState, ...]:
-    return tuple(city if c.name == name else c for c in state.cities)
+def _cities_with(s: State, name: str, city: CityState) -> tuple[CityState, ...]:
+    return tuple(city if c.name == name else c for c in s.cities)
 
 
-def _married(state: State, e: ev.Married) -> State:
-    p = state.players[e.seat]
-    city = state.city(e.city)
+def _married(s: State, e: ev.Married) -> None:
+    city = s.city(e.city)
     assert city is not None
-    tiles = (*p.tiles, ("marriage", e.tile)) if e.tile else p.tiles
-    players = _board(state, e.seat, females=p.females - 1, florins=p.florins - e.dowry,
-                     points=p.points + e.points, tiles=tiles)
-    return _r(state, players=players,
-              cities=_cities_with(state, e.city, _place(city, "marriage", e.space, e.seat,
-                                                        bool(e.tile))))
+    p = board(s, e.seat)
+    if e.tile:
+        p.tiles = (*p.tiles, ("marriage", e.tile))
+    p.females -= 1
+    p.florins -= e.dowry
+    p.points += e.points
+    s.cities = _cities_with(s, e.city, _place(city, "marriage", e.space, e.seat, bool(e.tile)))
 
 
 def _without_figure(figures: tuple[tuple[int, int], ...], seat: int, space: int
@@ -200,133 +232,137 @@ def _without_figure(figures: tuple[tuple[int, int], ...], seat: int, space: int
     return tuple(out)
 
 
-def _careers_with(state: State, career: str, figures: tuple[tuple[int, int], ...]
+def _careers_with(s: State, career: str, figures: tuple[tuple[int, int], ...]
                   ) -> tuple[tuple[tuple[int, int], ...], ...]:
     i = CAREERS.index(career)
-    return (*state.careers[:i], tuple(sorted(figures)), *state.careers[i + 1:])
+    return (*s.careers[:i], tuple(sorted(figures)), *s.careers[i + 1:])
 
 
-def _mission(state: State, e: ev.MissionSent) -> State:
-    p = state.players[e.seat]
-    city = state.city(e.city)
+def _mission(s: State, e: ev.MissionSent) -> None:
+    city = s.city(e.city)
     assert city is not None
-    tiles = (*p.tiles, (e.career, e.tile)) if e.tile else p.tiles
-    players = _board(state, e.seat, points=p.points + e.points, tiles=tiles)
-    figures = _without_figure(state.figures_on(e.career), e.seat, e.start)
-    return _r(state, players=players, careers=_careers_with(state, e.career, figures),
-              cities=_cities_with(state, e.city, _place(city, "mission", e.space, e.seat,
-                                                        bool(e.tile))))
+    p = board(s, e.seat)
+    if e.tile:
+        p.tiles = (*p.tiles, (e.career, e.tile))
+    p.points += e.points
+    figures = _without_figure(s.figures_on(e.career), e.seat, e.start)
+    s.careers = _careers_with(s, e.career, figures)
+    s.cities = _cities_with(s, e.city, _place(city, "mission", e.space, e.seat, bool(e.tile)))
 
 
-def _moved(state: State, e: ev.FigureMoved) -> State:
-    figures = state.figures_on(e.career)
+def _moved(s: State, e: ev.FigureMoved) -> None:
+    figures = s.figures_on(e.career)
     if e.start:
         figures = _without_figure(figures, e.seat, e.start)
     else:
-        p = state.players[e.seat]
-        state = _r(state, players=_board(state, e.seat, males=p.males - 1))
-    return _r(state, careers=_careers_with(state, e.career, (*figures, (e.seat, e.to))))
+        board(s, e.seat).males -= 1
+    s.careers = _careers_with(s, e.career, (*figures, (e.seat, e.to)))
 
 
-def _initiative(state: State, e: ev.InitiativeMoved) -> State:
-    stamp = state.stamp + 1
-    return _r(state, stamp=stamp, players=_board(state, e.seat, initiative=e.to, stamp=stamp))
+def _initiative(s: State, e: ev.InitiativeMoved) -> None:
+    s.stamp += 1
+    p = board(s, e.seat)
+    p.initiative, p.stamp = e.to, s.stamp
 
 
-def _task(state: State, e: ev.TaskUsed) -> State:
-    p = state.players[e.seat]
-    tile = state.rules.tasks[e.tile]
+def _task(s: State, e: ev.TaskUsed) -> None:
+    tile = s.rules.tasks[e.tile]
     m, f = (e.count, 0) if e.sex == "m" else (0, e.count)
-    changes: dict[str, int] = {"males": p.males - m, "females": p.females - f}
+    p = board(s, e.seat)
+    p.males -= m
+    p.females -= f
     if tile.type == "threshold":
-        changes.update(threshold_m=p.threshold_m + m, threshold_f=p.threshold_f + f,
-                       raised=p.raised + tile.per * e.count)
+        p.threshold_m += m
+        p.threshold_f += f
+        p.raised += tile.per * e.count
     else:
-        changes.update(general_m=p.general_m + m, general_f=p.general_f + f)
-    return _r(state, players=_board(state, e.seat, **changes))
+        p.general_m += m
+        p.general_f += f
 
 
-def _figures(state: State, e: ev.FiguresTaken) -> State:
-    p = state.players[e.seat]
-    return _r(state, players=_board(state, e.seat, males=p.males + e.males,
-                                    females=p.females + e.females,
-                                    general_m=p.general_m - e.males,
-                                    general_f=p.general_f - e.females))
+def _figures(s: State, e: ev.FiguresTaken) -> None:
+    p = board(s, e.seat)
+    p.males += e.males
+    p.females += e.females
+    p.general_m -= e.males
+    p.general_f -= e.females
 
 
-def _helper_used(state: State, e: ev.HelperUsed) -> State:
-    assert state.active is not None
-    return _r(state, active=_active(state.active, next=e.space + 1))
+def _helper_used(s: State, e: ev.HelperUsed) -> None:
+    assert s.active is not None
+    s.active = _active(s.active, next=e.space + 1)
 
 
-def _turn_ended(state: State, e: ev.TurnEnded) -> State:
-    if state.phase == EXTRA:
-        return _r(state, active=None, extra=state.extra[1:])
-    return _r(state, active=None, turn=next_seat(state, e.seat, state.passed))
+def _turn_ended(s: State, e: ev.TurnEnded) -> None:
+    s.active = None
+    if s.phase == EXTRA:
+        s.extra = s.extra[1:]
+    else:
+        s.turn = next_seat(s, e.seat, s.passed)
 
 
-def _passed(state: State, e: ev.Passed) -> State:
-    passed = state.passed | {e.seat}
-    return _r(state, passed=passed, turn=next_seat(state, e.seat, passed))
+def _passed(s: State, e: ev.Passed) -> None:
+    s.passed = passed = s.passed | {e.seat}
+    s.turn = next_seat(s, e.seat, passed)
 
 
 # --------------------------------------------------------------------------- rewards
 
 
-def _turn_order(state: State, e: ev.TurnOrderSet) -> State:
+def _turn_order(s: State, e: ev.TurnOrderSet) -> None:
     n = len(e.order)
-    players = list(state.players)
     for place, seat in enumerate(e.order):
-        players[seat] = _b(players[seat], initiative=0,
-                                            stamp=state.stamp + n - place)
-    return _r(state, players=tuple(players), order=e.order, stamp=state.stamp + n)
+        p = board(s, seat)
+        p.initiative, p.stamp = 0, s.stamp + n - place
+    s.order, s.stamp = e.order, s.stamp + n
 
 
-def _checked(state: State, e: ev.RewardChecked) -> State:
-    return _r(state, phase=REWARDS, rewarded=e.rewarded, turn=None)
+def _checked(s: State, e: ev.RewardChecked) -> None:
+    s.phase, s.rewarded, s.turn = REWARDS, e.rewarded, None
 
 
-def _reward(state: State, e: ev.RewardTaken) -> State:
-    extra = state.extra
-    tile = state.reward_tile
-    if e.choice == "bonus" and tile is not None and state.rules.rewards[tile].type == "extra":
-        extra = (*extra, e.seat)
-    return _r(state, rewarded=state.rewarded[1:], extra=extra)
+def _reward(s: State, e: ev.RewardTaken) -> None:
+    tile = s.reward_tile
+    if e.choice == "bonus" and tile is not None and s.rules.rewards[tile].type == "extra":
+        s.extra = (*s.extra, e.seat)
+    s.rewarded = s.rewarded[1:]
 
 
-def _son(state: State, e: ev.SonMarried) -> State:
-    p = state.players[e.seat]
-    return _r(state, players=_board(state, e.seat, sons=e.son, points=p.points + e.points,
-                                    florins=p.florins + e.florins))
+def _son(s: State, e: ev.SonMarried) -> None:
+    p = board(s, e.seat)
+    p.sons = e.son
+    p.points += e.points
+    p.florins += e.florins
 
 
-def _cleared(state: State, e: ev.DiceCleared) -> State:
-    players = tuple(_b(p, dice=()) for p in state.players)
-    return _r(state, players=players, phase=EXTRA)
+def _cleared(s: State, e: ev.DiceCleared) -> None:
+    for seat in range(len(s.players)):
+        board(s, seat).dice = ()
+    s.phase = EXTRA
 
 
-def _skipped(state: State, e: ev.ExtraSkipped) -> State:
-    return _r(state, extra=state.extra[1:])
+def _skipped(s: State, e: ev.ExtraSkipped) -> None:
+    s.extra = s.extra[1:]
 
 
-def _round_ended(state: State, e: ev.RoundEnded) -> State:
-    players = tuple(
-        _b(p, dice=(), general_m=p.general_m + p.threshold_m,
-                            general_f=p.general_f + p.threshold_f, threshold_m=0,
-                            threshold_f=0, raised=0)
-        for p in state.players)
-    return _r(state, players=players, phase=BETWEEN, dice=(), tasks=(), passed=frozenset(),
-              turn=None, rewarded=(), extra=())
+def _round_ended(s: State, e: ev.RoundEnded) -> None:
+    for seat in range(len(s.players)):
+        p = board(s, seat)
+        p.dice = ()
+        p.general_m += p.threshold_m
+        p.general_f += p.threshold_f
+        p.threshold_m = p.threshold_f = p.raised = 0
+    s.phase, s.dice, s.tasks, s.passed = BETWEEN, (), (), frozenset()
+    s.turn, s.rewarded, s.extra = None, (), ()
 
 
-def _ended(state: State, e: ev.GameEnded) -> State:
-    players = tuple(
-        _b(p, points=p.points + e.careers[i] + e.rows[i])
-        for i, p in enumerate(state.players))
-    return _r(state, players=players, phase=OVER, winners=e.winners, turn=None)
+def _ended(s: State, e: ev.GameEnded) -> None:
+    for seat in range(len(s.players)):
+        board(s, seat).points += e.careers[seat] + e.rows[seat]
+    s.phase, s.winners, s.turn = OVER, e.winners, None
 
 
-_EVOLVE: dict[type[Any], Callable[[State, Any], State]] = {
+EVOLVE: dict[type[Any], Callable[[State, Any], None]] = {
     ev.OrderDrawn: _order,
     ev.CitiesDrawn: _cities,
     ev.RewardsLaid: _rewards,
@@ -360,17 +396,21 @@ _EVOLVE: dict[type[Any], Callable[[State, Any], State]] = {
     ev.RoundEnded: _round_ended,
     ev.GameEnded: _ended,
 }
+"""Each event type's handler, which folds it into a state in place."""
+
+
+def evolve_in_place(s: State, event: Any) -> None:
+    """Fold one event into `s` itself (the one implementation of every event's
+    effect; `evolve` runs it on a copy)."""
+    handler = EVOLVE.get(type(event))
+    if handler is None:
+        raise AssertionError(f"Signorie folds no {type(event).__name__} here: {event!r}")
+    handler(s, event)
+    s.version += 1
 
 
 def evolve(state: State, event: Any) -> State:
-    """Fold one event into the state."""
-    handler = _EVOLVE.get(type(event))
-    if handler is None:
-        raise AssertionError(f"Signorie folds no {type(event).__name__} here: {event!r}")
-    new = handler(state, event)
-    if new is state:
-        new = _r(state)
-    # Every handler returns a state it has just made (`_r`), which nothing else holds
-    # yet: its version is set through the slot (one copy of the state per event, not two).
-    _set_version(new, state.version + 1)
-    return new
+    """The state after one more event, `state` unchanged (a fold's step)."""
+    s = copy_state(state)
+    evolve_in_place(s, event)
+    return s

@@ -230,12 +230,15 @@ def can_take(state: State, seat: int) -> bool:
     free = state.phase == EXTRA
     p = state.players[seat]
     if free or len(p.dice) < r.max_dice:
-        for colour in COLOURS:
-            column = r.columns[colour]
-            if column.signoria in UNCONDITIONAL and not p.has_die(colour) and any(
-                    free or max(0, column.cost - value) <= p.florins
-                    for value in state.offered(colour)):
-                return True
+        taken = [c for c, _ in p.dice]
+        florins = p.florins
+        columns = r.columns
+        for colour, values in state.dice:
+            if values and colour not in taken:
+                column = columns[colour]
+                if column.signoria in UNCONDITIONAL and (
+                        free or max(0, column.cost - max(values)) <= florins):
+                    return True
     return next(take_options(state, seat), None) is not None
 
 

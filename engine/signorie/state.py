@@ -1,4 +1,12 @@
-"""The state of a game of Signorie: a value folded from its events.
+"""The state of a game of Signorie: folded from its events.
+
+`State` and `Board` are mutable (and slotted), so that the replay path can fold an
+event by writing a few fields (`evolve.evolve_in_place`, `decide.apply_in_place`);
+the rest of pbem treats a state as a value: `evolve.evolve` and `decide.apply` fold
+into a copy and never change the state they were given. A copy shares the boards
+(`State.shared`): a fold copies a shared board before it changes it (`board`). What
+else a State or Board holds (cities, tuples, frozensets) is a value, never changed in
+place: a change puts a new one.
 
 Secret: the face-down alliance tiles (`Board.hidden`) and what is left of the
 face-down pool (`State.pool`, from which the hidden tiles could be worked out).
@@ -13,9 +21,12 @@ To build a position for a test, start from `engine.signorie.positions.opening`
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+from dataclasses import field, fields
+from operator import attrgetter
 from typing import Any
 
-from engine.frozen import dataclass
+from engine.frozen import dataclass, quick_init
 from engine.protocol import CHANCE
 
 from .commands import CAREERS
@@ -37,7 +48,7 @@ ORDER, CITIES, REWARD_ROW, ALLIANCES, ROLL, TASKS, BIRTHS, DRAW = (
     "order", "cities", "rewards", "alliances", "roll", "tasks", "births", "draw")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Board:
     """A player's board and everything of theirs on the main board but the career
     figures and city figures (`State.careers`, `State.cities`)."""
@@ -63,7 +74,10 @@ class Board:
     stamp: int = 0  # when the disc arrived on its space: higher is higher in the stack
 
     def has_die(self, colour: str) -> bool:
-        return any(c == colour for c, _ in self.dice)
+        for c, _ in self.dice:
+            if c == colour:
+                return True
+        return False
 
     def has_helper(self, colour: str, space: int) -> bool:
         return (colour, space) in self.helpers
@@ -97,6 +111,7 @@ class CityState:
         return self.marriage_tile if field == "marriage" else self.mission_tile
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Active:
     """The die a player has just taken: its column's helpers may follow, top to bottom,
@@ -109,6 +124,7 @@ class Active:
     free: bool = False
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Chance:
     """A chance step due mid-turn: the white dice of `seat` (`n` of them), or a
@@ -120,7 +136,7 @@ class Chance:
     row: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class State:
     """A game of Signorie after `version` events."""
 
@@ -146,6 +162,9 @@ class State:
     stamp: int = 0  # the last initiative arrival
     winners: tuple[int, ...] = ()
     version: int = 0
+    # The seats (bits) whose Board this state may share with another state: a fold
+    # copies such a board before changing it (`board`). Not part of the value.
+    shared: int = field(default=0, compare=False, repr=False)
 
     # ------------------------------------------------------------------ protocol
 
@@ -204,8 +223,33 @@ class State:
         return ()
 
 
+SHARED = -1
+"""`State.shared` for a state whose boards are all shared."""
+
+_board_values: Callable[[Board], tuple[Any, ...]] = attrgetter(
+    *(f.name for f in fields(Board)))
+
+
+def copy_board(board: Board) -> Board:
+    return Board(*_board_values(board))
+
+
+def board(state: State, seat: int) -> Board:
+    """`seat`'s board, to be changed in place: its own copy first if the state may
+    share it with another state."""
+    if state.shared >> seat & 1:
+        players = list(state.players)
+        players[seat] = mine = copy_board(players[seat])
+        state.players = tuple(players)
+        state.shared &= ~(1 << seat)
+        return mine
+    return state.players[seat]
+
+
 def replace(state: State, **changes: Any) -> State:
     """The state with some fields changed (for rules and tests)."""
+    if isinstance(state, State):  # the copy shares the boards, both ways
+        state.shared = changes["shared"] = SHARED
     return dataclasses.replace(state, **changes)
 
 
@@ -213,5 +257,6 @@ def replace_board(state: State, seat: int, **changes: Any) -> State:
     """The state with some fields of `seat`'s board changed."""
     players = list(state.players)
     players[seat] = dataclasses.replace(players[seat], **changes)
-    return dataclasses.replace(state, players=tuple(players))
+    state.shared = SHARED
+    return dataclasses.replace(state, players=tuple(players), shared=SHARED)
 
