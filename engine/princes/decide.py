@@ -7,7 +7,7 @@ change."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from engine import decks
 from engine.errors import ChanceError, GameOverError, IllegalMoveError, NotYourTurnError
@@ -102,7 +102,7 @@ def apply_in_place(state: State, seat: int, cmd: Command) -> list[Event]:
         # a choice or placement due from the seat.
         events = step(state, seat, cmd)
     elif kind in _CHANCE_STEPS and state.phase != "over":
-        events = _decide_chance(state, cmd)
+        events = _decide_chance(state, cast(Deal | Draw, cmd))
     elif pending is not None and kind in _PENDING_STEPS and state.phase != "over" \
             and 0 <= seat < len(state.players):
         events = _decide_pending(state, pending, seat, cmd)
