@@ -308,6 +308,8 @@ def automatic(state: State) -> list[Event]:
     if state.pending is not None:
         return []
     phase = state.phase
+    if phase == "action":
+        return _action_automatic(state)
     if phase == "auction":
         if state.turn is not None:  # the common case first
             return []
@@ -317,8 +319,6 @@ def automatic(state: State) -> list[Event]:
         p = state.players[state.high]
         return [AuctionWon(state.high, state.lot, state.price,
                            fame_sold(state.rules, p, state.price))]
-    if phase == "action":
-        return _action_automatic(state)
     if phase == characters.PHASE:
         return characters.automatic(state)
     if phase == "keep":
