@@ -27,7 +27,7 @@ def new_deck(cards: Iterable[str]) -> Deck:
 
 def deck_size(deck: Deck) -> int:
     """Number of cards in the deck."""
-    return sum(len(s) for s in deck)
+    return sum(map(len, deck))
 
 
 def draw_error(deck: Deck, cards: tuple[str, ...], n: int) -> str | None:

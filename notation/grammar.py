@@ -91,7 +91,9 @@ class Grammar(Protocol):
         """The command the tokens after `ACTOR:` spell if they are a common
         well-formed command, else None (never raises). A value of its arguments
         alone: the log reader reuses it for every line of a log with the same text
-        after `ACTOR:`, so the command must be an immutable value."""
+        after `ACTOR:`, so the command must be an immutable value. A command that
+        names a player is None when `players` knows no one (`notation.log.NOBODY`):
+        the reader shares the commands read so across logs."""
         ...
 
     def read_command(self, r: Reader, players: Vocabulary | None) -> Any:

@@ -309,6 +309,26 @@ def _none(*args: Any) -> None:
     return None
 
 
+NOBODY = Vocabulary("player", ())
+"""No players: a fast command read with it names no player (`Grammar.fast_command`
+gives None for a command that names one), so it is the same in every log."""
+
+SHARED_COMMANDS = 1 << 15
+"""At most this many command texts per game are remembered across logs (then they are
+forgotten and remembered anew)."""
+
+_shared: dict[Grammar, dict[str, Any]] = {}
+"""The fast commands read with `NOBODY`, by grammar and by the text after `ACTOR:`:
+the command texts of a game repeat from log to log (`iter_log`)."""
+
+
+def _shared_commands(grammar: Grammar) -> dict[str, Any]:
+    commands = _shared.get(grammar)
+    if commands is None:
+        commands = _shared[grammar] = {}
+    return commands
+
+
 def _is_number(word: str) -> bool:
     """Whether `Reader.number` takes `word`."""
     return word.isdigit() and word.isascii() and len(word) <= MAX_DIGITS
@@ -344,13 +364,15 @@ def iter_log(text: str, *, grammar: Grammar | None = None) -> Iterator[LogEntry]
     # path reads, a chance line with its '*' first and a plain `round N`. Anything
     # else, and every error, goes the general way below, which is the reference. A
     # command text seen before is not read again: fast results are values of their
-    # text alone, and a whole move line seen before (with no comment) is the same
-    # actor and command again.
+    # text and the players alone (and those that name no player, of their text
+    # alone: `_shared`), and a whole move line seen before (with no comment) is the
+    # same actor and command again.
     fast = False  # set at the first line of the body
     fast_command: Callable[[list[str], Vocabulary | None], Any] = _none
     fast_chance: Callable[[str, int, Vocabulary | None], Any] = _none
     actors: dict[str, str] = {}
     commands: dict[str, Any] = {}  # the text after `actor:` -> its fast command
+    shared: dict[str, Any] = {}  # the same, of every log of the game (`_shared`)
     moves: dict[str, tuple[str, Any]] = {}  # a fast move's line -> (actor, command)
     for number, line in enumerate(lines[:MAX_LINES] if over else lines, 1):
         if crlf and line.endswith("\r"):
@@ -372,7 +394,16 @@ def iter_log(text: str, *, grammar: Grammar | None = None) -> Iterator[LogEntry]
                 if sep and (actor := actors.get(head)) is not None:
                     command = commands.get(rest)
                     if command is None:
-                        command = fast_command(rest.split(), players)
+                        command = shared.get(rest)
+                        if command is None:
+                            toks = rest.split()
+                            command = fast_command(toks, NOBODY)
+                            if command is None:
+                                command = fast_command(toks, players)
+                            else:
+                                if len(shared) >= SHARED_COMMANDS:
+                                    shared.clear()
+                                shared[rest] = command
                         if command is not None:
                             commands[rest] = command
                     if command is not None:
@@ -435,6 +466,7 @@ def iter_log(text: str, *, grammar: Grammar | None = None) -> Iterator[LogEntry]
                 in_body = True
                 reading = grammar if grammar is not None else grammar_for(None)
                 fast_command, fast_chance = reading.fast_command, reading.fast_chance
+                shared = _shared_commands(reading)
                 actors = players.lookup
                 fast = _FAST_PATH
             if first == "*":

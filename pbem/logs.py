@@ -419,26 +419,14 @@ class _Replay:
 
     # -- the body -----------------------------------------------------------------
 
-    def move(self, item: Move) -> None:
+    def _chance_missing(self, item: Move) -> _Stop:
+        """The error for a move of a recorded log where a chance line is due (and the
+        move is not one the game allows before it)."""
         match = self.match
         assert match is not None
-        seat = self.seats[item.actor]
-        if self.seed is not None:
-            match.resolve_chance()
-        else:
-            game = match.game
-            if game.chance_due(match.state) is not None and not match.finished:
-                try:  # a move the game allows before it (selling fame), else the line
-                    match.play(seat, item.command)
-                except IllegalMoveError:
-                    raise self._stop(item, "illegal", "a chance line is due before any move: "
-                                     f"{_chance_hint(game, match.state)}, as this log has "
-                                     "no Seed tag", "chance-missing") from None
-                return
-        try:  # engine.undo: `undo`, `agree` and `refuse` lines too
-            match.play(seat, item.command)
-        except IllegalMoveError as e:
-            raise self._illegal(item, e, seat) from None
+        return self._stop(item, "illegal", "a chance line is due before any move: "
+                          f"{_chance_hint(match.game, match.state)}, as this log has no "
+                          "Seed tag", "chance-missing")
 
     def chance(self, item: Chance) -> None:
         match = self.match
@@ -561,16 +549,17 @@ class _Replay:
                     seat = seats[entry.actor]
                     if seeded:
                         resolve()
-                    elif due(match.state) is not None:
-                        self.move(entry)  # the general way: a chance line is due
-                        continue
-                    if type(command) in two_way:
+                    if type(command) in two_way and (seeded or due(match.state) is None):
                         other = reading(match.state, seat, command)
                         if other is not None and self.reread(entry, seat, other):
                             continue
                     try:
                         play(seat, command)
                     except IllegalMoveError as e:
+                        # (a refused command changes nothing: the state is as before it)
+                        if not seeded and due(match.state) is not None \
+                                and not match.finished:
+                            raise self._chance_missing(entry) from None
                         raise self._illegal(entry, e, seat) from None
                 elif kind is Chance:
                     command = entry.command

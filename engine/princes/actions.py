@@ -37,7 +37,8 @@ def decide_action(state: State, seat: int, cmd: Command) -> list[Event]:
 
 
 def _done(state: State, seat: int, cmd: Done) -> list[Event]:
-    require_action_turn(state, seat)
+    if state.turn != seat or state.phase != "action":
+        require_action_turn(state, seat)
     return [TurnEnded(seat)]
 
 
@@ -83,7 +84,8 @@ def _build(state: State, seat: int, cmd: Build) -> list[Event]:
     if state.buildings_left[b] <= 0:
         raise illegal(f"no {b} is left in the supply", "build-supply")
     cost = rules.building_cost[p.builders]
-    require_cash(p, cost, article(b))
+    if p.florins < cost:
+        require_cash(p, cost, article(b))
     why = placement_error(rules, p, b, cmd.cells, building=True)
     if why:
         raise illegal(why, "build-placement")

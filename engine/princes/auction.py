@@ -87,6 +87,8 @@ def _skipped_pass(state: State, seat: int, cmd: SkippedPass) -> list[Event]:
 
 
 def _pass(state: State, seat: int, cmd: Pass) -> list[Event]:
+    if state.turn == seat and state.phase == "auction":  # the common case: every check passes
+        return [BidPassed(seat)] if state.lot is not None else [NamingDeclined(seat)]
     if state.phase == PHASE:  # the expansion's character auction
         return decide_pass(state, seat, cmd)
     if state.turn != seat and skipped_bidder(state, seat):
@@ -107,7 +109,8 @@ def _last(state: State, seat: int) -> bool:
 
 
 def _open(state: State, seat: int, cmd: Open) -> list[Event]:
-    _require_bidding_turn(state, seat, cmd)
+    if state.turn != seat or state.phase != "auction":
+        _require_bidding_turn(state, seat, cmd)
     rules = state.rules
     if state.lot is not None:
         raise illegal(f"the {state.lot} is being auctioned: bid "
@@ -122,7 +125,8 @@ def _open(state: State, seat: int, cmd: Open) -> list[Event]:
 
 
 def _take(state: State, seat: int, cmd: Take) -> list[Event]:
-    _require_bidding_turn(state, seat, cmd)
+    if state.turn != seat or state.phase != "auction":
+        _require_bidding_turn(state, seat, cmd)
     if not _last(state, seat):
         raise illegal("only the last player left in the auction phase takes an object "
                       "without an auction", "auction-take")
@@ -135,19 +139,22 @@ def _take(state: State, seat: int, cmd: Take) -> list[Event]:
 
 
 def _bid(state: State, seat: int, cmd: Bid) -> list[Event]:
-    _require_bidding_turn(state, seat, cmd)
+    if state.turn != seat or state.phase != "auction":
+        _require_bidding_turn(state, seat, cmd)
     if state.lot is None:
         raise illegal("no object is being auctioned: name one ('open OBJECT') or pass",
                       "auction-naming")
-    step = state.rules.raise_step
+    rules = state.rules
+    step = rules.raise_step
     want = state.price + step
-    if cmd.amount != want:
+    amount = cmd.amount
+    if amount != want:
         raise illegal(f"a bid raises by exactly {step}: the next bid is {want}",
                       "auction-raise")
-    if not can_pay(state.rules, state.players[seat], cmd.amount):
-        raise illegal(f"you cannot pay {cmd.amount}, even by selling all your fame",
+    if not can_pay(rules, state.players[seat], amount):
+        raise illegal(f"you cannot pay {amount}, even by selling all your fame",
                       "auction-cash")
-    return [BidRaised(seat, cmd.amount)]
+    return [BidRaised(seat, amount)]
 
 
 AUCTION: dict[type[Any], Callable[[State, int, Any], list[Event]]] = {

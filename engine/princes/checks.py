@@ -42,7 +42,9 @@ def require_action(state: State, seat: int, kind: str) -> Player:
     Raises:
         IllegalMoveError: as `require_action_turn`, or a limit is reached.
     """
-    p = require_action_turn(state, seat)
+    if state.turn != seat or state.phase != "action":
+        require_action_turn(state, seat)
+    p = state.players[seat]
     limits = state.rules.limits
     if p.actions >= limits["actions"] + (state.court is not None and _cardinal(state, seat)):
         raise illegal("you have no actions left this round", "action-limit")

@@ -7,7 +7,7 @@ change."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from engine import decks
 from engine.errors import ChanceError, GameOverError, IllegalMoveError, NotYourTurnError
@@ -92,18 +92,28 @@ def apply_in_place(state: State, seat: int, cmd: Command) -> list[Event]:
     Raises:
         IllegalMoveError: as `decide`; `state` is unchanged then.
     """
-    step = _PLAY.get(type(cmd))
-    if step is not None and state.pending is None and state.phase in _PLAYING \
+    kind = type(cmd)
+    step = _PLAY.get(kind)
+    pending = state.pending
+    if step is not None and pending is None and state.phase in _PLAYING \
             and 0 <= seat < len(state.players):
-        # The common case, in one lookup: an auction or action command with nothing
-        # due first (what `_decide` would find, in the same order).
+        # The common cases, each in one lookup (what `_decide` would find, in the same
+        # order): an auction or action command with nothing due first, a deal or draw,
+        # a choice or placement due from the seat.
         events = step(state, seat, cmd)
+    elif kind in _CHANCE_STEPS and state.phase != "over":
+        events = _decide_chance(state, cast(Deal | Draw, cmd))
+    elif pending is not None and kind in _PENDING_STEPS and state.phase != "over" \
+            and 0 <= seat < len(state.players):
+        events = _decide_pending(state, pending, seat, cmd)
     else:
         events = _decide(state, seat, cmd)
     handlers = EVOLVE  # evolve_in_place, inlined: decided events are never Reverted
     for e in events:  # (no handler reads the version: it is counted once per batch)
         handlers[type(e)](state, e)
     state.version += len(events)
+    if state.pending is not None or (state.turn is not None and state.phase == "auction"):
+        return events  # nothing follows by itself (`automatic`'s first cases)
     while True:
         more = automatic(state)
         if not more:
@@ -280,6 +290,12 @@ _PLAY: dict[type[Any], Callable[[State, int, Any], list[Event]]] = {
     **AUCTION, **ACTIONS, CharacterBid: characters.decide_bid}
 """The auction and action commands' decisions by command type (see `apply_in_place`)."""
 
+_CHANCE_STEPS = frozenset((Deal, Draw))
+"""The chance commands that `_decide_chance` decides."""
+
+_PENDING_STEPS = frozenset((Choose, Place))
+"""The commands that answer a pending choice or placement (`_decide_pending`)."""
+
 _PLAYING = frozenset(("auction", "action", "roundend", "scored", characters.PHASE))
 """The phases past setup and before the end (where `_PLAY` applies)."""
 
@@ -292,6 +308,8 @@ def automatic(state: State) -> list[Event]:
     if state.pending is not None:
         return []
     phase = state.phase
+    if phase == "action":
+        return _action_automatic(state)
     if phase == "auction":
         if state.turn is not None:  # the common case first
             return []
@@ -301,8 +319,6 @@ def automatic(state: State) -> list[Event]:
         p = state.players[state.high]
         return [AuctionWon(state.high, state.lot, state.price,
                            fame_sold(state.rules, p, state.price))]
-    if phase == "action":
-        return _action_automatic(state)
     if phase == characters.PHASE:
         return characters.automatic(state)
     if phase == "keep":

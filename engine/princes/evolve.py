@@ -109,13 +109,19 @@ def _next_bidder(state: State, after: int) -> int | None:
     high bidder, not passed on this lot, and able to take the lot."""
     lot, high, passed, players = state.lot, state.high, state.passed, state.players
     assert lot is not None
-    limited = lot in _LIMITED  # else anyone may take it
     n = len(players)
+    if lot not in _LIMITED:  # anyone may take it
+        for i in range(1, n + 1):
+            s = (after + i) % n
+            p = players[s]
+            if s != high and not p.won and not p.out and s not in passed:
+                return s
+        return None
     for i in range(1, n + 1):
         s = (after + i) % n
         p = players[s]
-        if s != high and s not in passed and not p.won and not p.out \
-                and (not limited or can_acquire(state, s, lot)):
+        if s != high and not p.won and not p.out and s not in passed \
+                and can_acquire(state, s, lot):
             return s
     return None
 

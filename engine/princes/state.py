@@ -22,6 +22,7 @@ from operator import attrgetter
 from typing import Any, TypeVar
 
 from engine.decks import Deck
+from engine.frozen import quick_init
 
 from .court import Court
 from .ruleset import Rules
@@ -102,6 +103,10 @@ class Pending:
         # Copied and pickled through __init__: a compiled frozen class (mypyc, see
         # setup.py) cannot set its fields afterwards as copy and pickle do.
         return Pending, (self.kind, self.seat, self.deck, self.n, self.cards, self.tile)
+
+
+if not hasattr(Pending, "__mypyc_attrs__"):  # pure Python: built quickly (`engine.frozen`)
+    quick_init(Pending)
 
 
 @dataclass(eq=True, slots=True)

@@ -31,6 +31,7 @@ from notation import (
     parse_log,
     player_vocabulary,
 )
+from notation.log import NOBODY
 from notation.reader import Reader
 from pbem.inbound import SHELL_WORDS
 
@@ -132,6 +133,11 @@ def check_commands_round_trip(grammar: Any, commands: Commands) -> None:
         fast = grammar.fast_command(text.split(), vocabulary)
         assert fast is None or fast == cmd, (
             f"{grammar.name}: the fast path reads {text!r} as {fast!r}")
+        # read so once for every log of the game (`notation.log._shared`)
+        shared = grammar.fast_command(text.split(), NOBODY)
+        assert shared is None or shared == cmd, (
+            f"{grammar.name}: the fast path reads {text!r} with no player known as "
+            f"{shared!r}")
         assert not grammar.is_hidden(cmd), f"{grammar.name}: {cmd!r} is hidden"
         assert grammar.hidden_command(text) is None, f"{grammar.name}: {text!r} is hidden"
 

@@ -177,6 +177,25 @@ def test_a_fast_path_that_differs_fails(commands: Commands) -> None:
         check_commands_round_trip(FastAndLoose(), commands)
 
 
+class GuessesPlayers(hc.HighCardGrammar):
+    """Its fast path reads a bid with no player known as a bid of 1 (as if it read a
+    player's name into it): the log reader would share that across logs."""
+
+    name = "high-card-guesses-players"
+
+    @staticmethod
+    def fast_command(toks: list[str], players: Any) -> Any:
+        if toks and toks[0] == "bid" and players is not None and not players.words:
+            return Bid(1)
+        return hc.fast_command(toks, players)
+
+
+def test_a_fast_path_that_needs_players_and_answers_without_fails(
+        commands: Commands) -> None:
+    with pytest.raises(AssertionError, match="with no player known as Bid"):
+        check_commands_round_trip(GuessesPlayers(), commands)
+
+
 def test_a_parser_that_crashes_on_garbage_fails(commands: Commands) -> None:
     with pytest.raises(AssertionError, match=r"parse_command\('.*'\) raises (Index|Value)Error"):
         check_garbage_commands(Crashing(), commands, "contract", 500)

@@ -223,3 +223,26 @@ def test_move_before_players_message() -> None:
     assert caught.value.message == (
         "expected a [Players \"...\"] tag before the first move or round, found 'anna:'"
     )
+
+
+def test_commands_naming_players_are_read_per_log() -> None:
+    # Command texts are shared across logs (`notation.log._shared`), but a command
+    # that names a player is read by each log's own players.
+    body = "xena: pass\nxena: recruit poet from and\nxena: recruit poet from and\n"
+    first = parse_log('[Players "andrea, xena"]\n' + body)
+    second = parse_log('[Players "andy, xena"]\n' + body)
+    assert [i.command for i in first.items][1:] == [Recruit("poet", "andrea")] * 2
+    assert [i.command for i in second.items][1:] == [Recruit("poet", "andy")] * 2
+    assert first.items[0].command == second.items[0].command == Pass()
+
+
+def test_shared_commands_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    import notation.log as log_module
+
+    monkeypatch.setattr(log_module, "SHARED_COMMANDS", 3)
+    monkeypatch.setattr(log_module, "_shared", {})
+    bids = "".join(f"anna: bid {n}\n" for n in range(300, 1300, 100))
+    log = parse_log(HEADER + bids + bids)
+    assert [i.command.amount for i in log.items] == [*range(300, 1300, 100)] * 2
+    (shared,) = log_module._shared.values()
+    assert 0 < len(shared) <= 3
