@@ -6,7 +6,10 @@ both draw these, so they show the same cells.
 Every cell carries its meaning in words or letters (`text`); its colour is extra, so
 the board reads in black and white and with images blocked. Everything comes from a
 view, which holds no face-down alliance tile (S8): such a tile is a back (`BACK`), one
-per tile beside its row, never its face.
+per tile beside its row, never its face. A name (a colour, a plan, a city, a task or
+reward tile) is the reader's word with the notation's beside it (`terms.name`); the
+letters and codes (Y, H, pol, +2 fl) are the same in every language, the legend says
+what they mean.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from typing import Any
 from engine.signorie.commands import COLOURS
 from pbem.i18n import gettext as _
 from pbem.i18n import tr
+
+from .terms import name
 
 WHITE = "#ffffff"
 GREY = "#eeeeee"
@@ -78,6 +83,10 @@ def _figures(owners: Sequence[str], mark: dict[str, str]) -> str:
     return " ".join(mark.get(o, o) for o in owners)
 
 
+def _tile(tile: str | None) -> str:
+    return "-" if tile is None else name(tile)
+
+
 def _cost(cost: int | None) -> str:
     if cost is None:
         return ""
@@ -97,8 +106,8 @@ def dice_table(view: Any) -> Table:
         shown = "  ".join(f"{d.value}" + (f" ({_cost(d.cost)})" if d.cost is not None else "")
                           for d in dice) or "-"
         tasks = {t.sex: t.tile for t in view.tasks if t.colour == colour}
-        rows.append((Cell(f"{DIE_LETTERS[colour]} {colour}", tint, True), Cell(shown, tint),
-                     Cell(f"{tasks.get('f', '-')} / {tasks.get('m', '-')}")))
+        rows.append((Cell(f"{DIE_LETTERS[colour]} {name(colour)}", tint, True), Cell(shown, tint),
+                     Cell(f"{_tile(tasks.get('f'))} / {_tile(tasks.get('m'))}")))
     return Table(_("Dice on offer and tasks"), tuple(rows))
 
 
@@ -148,7 +157,7 @@ def board_table(b: Any, *, mark: str) -> Table:
                           span=cols - 2)))
     m, f = b.threshold_figures
     title = tr("%(name)s [%(mark)s] (%(plan)s board): %(florins)s fl, %(points)s VP",
-               name=b.name, mark=mark, plan=b.plan, florins=b.florins, points=b.points)
+               name=b.name, mark=mark, plan=name(b.plan), florins=b.florins, points=b.points)
     if b.passed:
         title += ", " + _("passed")
     rows.append((Cell(tr("figures %(m)sm %(f)sf (General Supply %(gm)sm %(gf)sf); "
@@ -202,7 +211,7 @@ def cities_table(view: Any, mark: dict[str, str]) -> Table:
     for c in view.cities:
         for word, spaces, tile in ((_("wives"), c.marriage, c.marriage_tile),
                                    (_("diplomats"), c.mission, c.mission_tile)):
-            cells = [Cell(f"{c.name}\n{word}", GREY)]
+            cells = [Cell(f"{name(c.name)}\n{word}", GREY)]
             for value, owner in spaces:
                 cells.append(Cell(f"{value}\n{mark.get(owner, owner)}", PLAN_COLOURS.get(
                     owners.get(owner, ""), WHITE)) if owner else Cell(f"{value}\n."))
@@ -217,7 +226,7 @@ def reward_table(view: Any) -> Table:
     rows: list[tuple[Cell, ...]] = [(Cell(_("round"), GREY, True), Cell(_("reward"), GREY, True))]
     for i, tile in enumerate(view.reward_row, 1):
         now = i == view.round and view.phase != "over"
-        rows.append((Cell(f"> {i}" if now else str(i), GREY, now), Cell(tile, WHITE, now)))
+        rows.append((Cell(f"> {i}" if now else str(i), GREY, now), Cell(name(tile), WHITE, now)))
     return Table(_("Rewards (> this round)"), tuple(rows))
 
 
@@ -241,9 +250,9 @@ def tables(view: Any) -> tuple[Table, ...]:
 
 def legend(view: Any) -> tuple[Entry, ...]:
     """What the letters, marks and colours of the tables mean."""
-    out = [Entry(Cell(DIE_LETTERS[c], DIE_COLOURS[c], True), c) for c in COLOURS]
+    out = [Entry(Cell(DIE_LETTERS[c], DIE_COLOURS[c], True), name(c)) for c in COLOURS]
     out += [Entry(Cell(m, PLAN_COLOURS.get(b.plan, WHITE)),
-                  tr("%(name)s's figure (%(plan)s board)", name=b.name, plan=b.plan))
+                  tr("%(name)s's figure (%(plan)s board)", name=b.name, plan=name(b.plan)))
             for b, m in zip(view.players, player_marks(view).values(), strict=True)]
     out += [
         Entry(Cell("H", GREY, True), _("a hired helper (else: its cost to hire)")),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import cache
+from html import unescape
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from engine.signorie.events import DieTaken, GameEnded, Passed
 from pbem.i18n import LANGUAGES, catalogue, game_catalogues, speaking
 from pbem.outbound import Renderer, status_context
 from pbem.registry import presenter_for
+from pbem.signorie.tables import _EFFECTS
 from pbem.signorie.terms import NAMES, name
 
 PRESENTER = presenter_for("signorie")
@@ -132,18 +134,74 @@ def _words(text: str) -> set[str]:
     return set(re.findall(r"[^\W\d_][\w-]*", ours.lower()))
 
 
+BOARD_ENGLISH = (ENGLISH | {
+    "colour", "column", "city", "wives", "diplomats", "reward", "legend", "key", "rank",
+    "sons", "sum", "victory", "points", "nobody", "instead", "face", "its", "else", "cost",
+    "beside", "tasks", "top", "first", "value", "general", "political", "ecclesiastical",
+    "military", "initiative", "marriage", "yellow", "red", "purple", "grey", "turquoise",
+    "blue", "mission", "alliance", "bonus"}) - {"die", "plan", "helper", "vp"}
+"""The English words of the board's tables and legend (and its bare names; a
+name shows as the reader's word with the notation's in parentheses). "die", "plan"
+and "helper" are Dutch words too; VP is a letter the cells keep."""
+
+# What the board's cells show alike in every language: a helper's effect
+# (tables.effect_code), its cost, H for a hired one.
+_CODE = re.compile("^(?:H|\\d+ fl|" + "|".join(
+    re.escape(c).replace(r"\{a\}", r"\d+").replace(r"\{t\}", "[a-z]+")
+    for c in _EFFECTS.values()) + ")$")
+
+
+def _board(html: str) -> str:
+    """The board section of a status mail's HTML part: its heading, the tables and
+    the legend."""
+    first = html.index('<p style="margin:10px 0 4px 0">')
+    return html[html.rindex("<h3", 0, first):html.index("<h3", first)]
+
+
+def _board_words(html: str) -> set[str]:
+    """The words of the board's tables and legend that are ours to translate: not
+    the helpers' effect codes (the legend keeps their letters), not the notation's
+    words in parentheses."""
+    text = unescape(re.sub(r"<[^>]+>", "\n", _board(html)))
+    lines = [ln.strip() for ln in text.split("\n")]
+    ours = "\n".join(ln for ln in lines if not _CODE.match(ln))
+    ours = re.sub(r"\([a-z-]+\)", "", ours)  # "rood (red)"
+    return set(re.findall(r"[^\W\d_][\w-]*", ours.lower()))
+
+
 @pytest.mark.parametrize("lang", ["nl", "el"])
 def test_no_english_sentence_is_left_in_a_status_mail(lang: str) -> None:
     seen = 0
     for text, html in _mails(lang):
         assert _words(text) & ENGLISH == set(), text
+        assert _board_words(html) & BOARD_ENGLISH == set(), _board(html)
+        rest = html.replace(_board(html), "")  # the board's cells keep "+2 VP"
         for title in ("Since your last mail", "Your commands now", "Your board", "Players",
                       "Dice on offer", "Turn order", " VP"):
-            assert title not in html, title
+            assert title not in rest, title
         seen += 1
     assert seen > 20
-    english = [text for text, _html in _mails("en")][-1]
-    assert _words(english) & ENGLISH  # the check would see English
+    english = [(text, html) for text, html in _mails("en")][-1]
+    assert _words(english[0]) & ENGLISH  # the check would see English
+    assert _board_words(english[1]) & BOARD_ENGLISH
+
+
+@pytest.mark.parametrize("lang", ["nl", "el"])
+def test_the_board_speaks_the_readers_language(lang: str) -> None:
+    html = next(h for _t, h in _mails(lang) if "cities-" in h or "figures-" in h)
+    words = _board_words(html)
+    if lang == "nl":
+        assert {"kleur", "kolom", "reeks", "stad", "huwelijken", "legende", "geel",
+                "overwinningspunten", "florijnen", "rang"} <= words
+        assert "Steden (waarde van het veld, figuur)" in html
+        assert "Y geel (yellow)" in html and "[A] (spelersbord geel (yellow))" in html
+    else:
+        assert {"χρώμα", "στήλη", "σειρά", "πόλη", "γάμοι", "υπόμνημα", "κίτρινο",
+                "φιορίνια", "βαθμός"} <= words
+        assert "Μιλάνο (milano)" in html and "ΠΝ, βαθμός" in html
+    # the legend keeps the letters the cells show and says them in words
+    assert "fig" in words and "fl" in words and "vp" in words
+    assert "pol" in words and "ini" in words
 
 
 def test_key_lines_in_dutch_and_greek() -> None:
