@@ -14,7 +14,7 @@ import math
 import unicodedata
 from functools import cache, lru_cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 from engine.princes.views import View
 
@@ -37,10 +37,7 @@ WHITE, BLACK, THIN, GREY = (_INDEX[c] for c in _COLOURS[:4])
 
 
 def _palette() -> list[int]:
-    out: list[int] = []
-    for c in _COLOURS:
-        out += [int(c[i:i + 2], 16) for i in (1, 3, 5)]
-    return out
+    return [v for c in _COLOURS for v in ImageColor.getrgb(c)]
 
 
 @cache

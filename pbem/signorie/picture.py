@@ -18,7 +18,7 @@ import unicodedata
 from functools import cache, lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 from pbem.i18n import speaking
 
@@ -53,10 +53,7 @@ INK, THIN = _INDEX["#000000"], _INDEX["#999999"]
 
 
 def _palette() -> list[int]:
-    out: list[int] = []
-    for c in _COLOURS:
-        out += [int(c[i:i + 2], 16) for i in (1, 3, 5)]
-    return out
+    return [v for c in _COLOURS for v in ImageColor.getrgb(c)]
 
 
 @cache

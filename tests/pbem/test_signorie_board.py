@@ -20,8 +20,7 @@ from engine.match import fold
 from engine.registry import get_game
 from engine.selfplay import play_random
 from engine.signorie.commands import COLOURS
-from engine.signorie.setup import state_for
-from engine.signorie.state import State, replace, replace_board
+from engine.signorie.state import State, replace_board
 from engine.signorie.views import view_for
 from pbem.cli import app
 from pbem.i18n import speaking
@@ -33,6 +32,7 @@ from pbem.signorie.tables import BACK, DIE_COLOURS, DIE_LETTERS, marks
 
 from .fakes import NOW, PLAYERS
 from .helpers import run
+from .signorie_position import position
 
 GAME = get_game("signorie")
 PRESENTER = presenter_for("signorie")
@@ -77,20 +77,6 @@ def _board_part(html: str) -> _Tables:
     return parser
 
 
-def _position() -> State:
-    """Round 3, anna to act: a helper hired, an open tile and a face-down one (sforza5)
-    beside her rows, figures on the tracks."""
-    s = state_for(("anna", "bas", "chris"))
-    s = replace(s, phase="actions", round=3, order=(1, 0, 2), turn=0,
-                dice=(("yellow", (1, 4)), ("red", (2,)), ("grey", (3, 6))),
-                tasks=("florins", "threshold", "marriage", "mission", "political", "military",
-                       "initiative", "figures", "alliance", "ecclesiastical"),
-                reward_row=("mission", "extra", "progress-careers", "figures-m", "helper",
-                            "helpers", "cities-m"),
-                careers=(((0, 1), (1, 3)), (), ((0, 6),)))
-    return replace_board(s, 0, dice=(("red", 3), ("purple", 2)), helpers=(("yellow", 1),),
-                         sons=1, tiles=(("political", "este3"),), face_down=("military",),
-                         hidden=("sforza5",))
 
 
 def _midgame(players: int, seed: int = 3) -> State:
@@ -104,7 +90,7 @@ def _render(view, *, picture: bool = True) -> tuple[str, str]:  # noqa: ANN001
     return Renderer().render("status", ctx, PRESENTER.template_dir)
 
 
-@pytest.mark.parametrize("state", [_position(), _midgame(4)], ids=["by hand", "midgame"])
+@pytest.mark.parametrize("state", [position(), _midgame(4)], ids=["by hand", "midgame"])
 def test_every_cell_of_the_html_board_has_words_and_the_legend_tells_them(state: State) -> None:
     view = view_for(state, 0)
     _, html = _render(view)
@@ -142,7 +128,7 @@ def test_every_cell_of_the_html_board_has_words_and_the_legend_tells_them(state:
 
 
 def test_the_board_shows_the_position_by_hand() -> None:
-    view = view_for(_position(), 0)
+    view = view_for(position(), 0)
     text, html = _render(view)
     tables = _board_part(html).tables
     mine = next(t for t in tables if t[0][0][1] == "column")  # the viewer's board first
@@ -192,7 +178,7 @@ def test_the_picture_is_the_same_for_the_same_view_and_small() -> None:
 
 
 def test_the_picture_draws_the_board_and_a_back_for_a_face_down_tile() -> None:
-    state = _position()
+    state = position()
     png = PRESENTER.board_png(view_for(state, 0))
     rgb = Image.open(io.BytesIO(png)).convert("RGB")
     used = {c for _, c in rgb.getcolors(1 << 16) or []}
@@ -210,7 +196,7 @@ def test_the_picture_draws_the_board_and_a_back_for_a_face_down_tile() -> None:
 
 
 def test_any_name_is_drawn() -> None:
-    view = view_for(_position(), 0)
+    view = view_for(position(), 0)
     names = ("zoë", "мария", "γιάννης")
     view = dataclasses.replace(view, players=tuple(
         dataclasses.replace(p, name=n) for p, n in zip(view.players, names, strict=True)))

@@ -28,31 +28,17 @@ from engine.signorie.commands import (
     Tracks,
     Undo,
 )
-from engine.signorie.setup import state_for
 from engine.signorie.state import State, replace, replace_board
 from engine.signorie.views import view_for
 from pbem.outbound import Renderer, status_context
 from pbem.presenter import Presenter
 from pbem.registry import presenter_for
 
+from .signorie_position import NAMES, position
+
 PRESENTER = presenter_for("signorie")
-NAMES = ("anna", "bas", "chris")
 
 
-def _position() -> State:
-    """Round 3, anna to act: dice on offer, tasks laid, a helper hired, an open tile
-    and a face-down one beside her rows, figures on the tracks."""
-    s = state_for(NAMES)
-    s = replace(s, phase="actions", round=3, order=(1, 0, 2), turn=0,
-                dice=(("yellow", (1, 4)), ("red", (2,)), ("grey", (3, 6))),
-                tasks=("florins", "threshold", "marriage", "mission", "political", "military",
-                       "initiative", "figures", "alliance", "ecclesiastical"),
-                reward_row=("mission", "extra", "progress-careers", "figures-m", "helper",
-                            "helpers", "cities-m"),
-                careers=(((0, 1), (1, 3)), (), ((0, 6),)))
-    return replace_board(s, 0, dice=(("red", 3), ("purple", 2)), helpers=(("yellow", 1),),
-                         sons=1, tiles=(("political", "este3"),), face_down=("military",),
-                         hidden=("sforza5",))
 
 
 def test_the_presenter_is_registered_with_every_member() -> None:
@@ -124,7 +110,7 @@ def test_a_face_down_draw_says_only_where_the_tile_went() -> None:
 def test_legal_commands_are_grouped_per_die_with_the_readers_cost() -> None:
     # a die with its cost, then each kind of action (a line per task tile), in short
     # where the choices can be listed, else how many and one command written out
-    view = view_for(_position(), 0)
+    view = view_for(position(), 0)
     cmds = [Take("yellow", 4, Hire(1)), Take("yellow", 4, Hire(2)), Take("yellow", 4, Hire(3)),
             Take("yellow", 4, Task("florins", 1)), Take("yellow", 4, Task("florins", 2)),
             Take("yellow", 4, Florins()),
@@ -164,7 +150,7 @@ def _render(state: State, seat: int, legal: list[str]) -> tuple[str, str]:
 
 
 def test_the_status_mail_shows_what_a_player_plays_from() -> None:
-    state = _position()
+    state = position()
     text, html = _render(state, 0, ["take yellow 4 (free): hire turquoise 1-3", "pass"])
     assert text.startswith("sig-3 — Round 3 of 7, actions — your turn — v1")
     for shown in (
@@ -199,7 +185,7 @@ def test_the_status_mail_shows_what_a_player_plays_from() -> None:
 
 
 def test_the_text_board_and_the_referee() -> None:
-    state = _position()
+    state = position()
     public = PRESENTER.render_text(view_for(state, None))
     assert public.startswith("Round 3 of 7, action phase\nWaiting for anna: take a die or pass")
     assert "Dice on offer:\n  yellow: 1, 4" in public and "sforza5" not in public
@@ -214,7 +200,7 @@ def test_the_text_board_and_the_referee() -> None:
 
 
 def test_the_game_over_mail_shows_the_final_scores() -> None:
-    state = replace(_position(), phase="over", winners=(1,), turn=None)
+    state = replace(position(), phase="over", winners=(1,), turn=None)
     state = replace_board(replace_board(state, 1, points=40), 0, points=33)
     text, html = _render(state, 0, [])
     assert text.startswith("sig-3 — game over: bas wins — v1")
