@@ -1,7 +1,7 @@
 """The game seam of the shell: what a game's mails and text boards say.
 
 The moderator decides, stores and routes mails for any game through the engine's
-`Game` protocol; the words are the game's own. A `Presenter` gives them: a line per
+`Game` protocol; the words are the game's own. A `Presenter` gives them: a few words per
 event, the legal commands in short, the game's part of the status mail, the text
 board, and the demo's scripted moves; optionally a picture of the board
 (`board_png`). Each game's status template lives in its own
@@ -42,8 +42,8 @@ class Presenter(Protocol):
     typos: tuple[str, ...]  # lines a careless scripted player may send (refused)
 
     def describe_event(self, event: Any, names: Sequence[str], viewer: int | None) -> str:
-        """One line about an event (already redacted for `viewer`), "you" for the
-        viewer."""
+        """A line about an event (already redacted for `viewer`), "you" for the
+        viewer; a long one may wrap onto indented lines of at most 74 characters."""
         ...
 
     def summarise_commands(self, cmds: Sequence[Any], view: Any = None) -> list[str]:
