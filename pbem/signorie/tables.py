@@ -14,6 +14,7 @@ what they mean.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -268,8 +269,10 @@ def legend(view: Any) -> tuple[Entry, ...]:
 
 
 def text_key(width: int = 76) -> list[str]:
-    """The key to the marks of the text part's sections, wrapped."""
-    return textwrap.wrap(_(
-        "Key: * a hired helper (else its cost to hire); +N? N face-down alliance tiles "
-        "(nobody sees their faces); in the cities value:owner, - a free space; "
-        "[tile] this round's reward; m male, f female figures; fl florins; r rank."), width)
+    """The key to the marks of the text part's sections, wrapped; a mark of up to three
+    characters stays on the line of the word it explains ("m male", "+N? N ...")."""
+    key = _("Key: * a hired helper (else its cost to hire); +N? N face-down alliance tiles "
+            "(nobody sees their faces); in the cities value:owner, - a free space; "
+            "[tile] this round's reward; m male, f female figures; fl florins; r rank.")
+    glued = re.sub(r"(?<!\S)(\S{1,3}) ", "\\1\xa0", key)  # textwrap never breaks at U+00A0
+    return [line.replace("\xa0", " ") for line in textwrap.wrap(glued, width)]

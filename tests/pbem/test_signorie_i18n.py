@@ -20,7 +20,7 @@ from engine.signorie.events import DieTaken, GameEnded, Passed
 from pbem.i18n import LANGUAGES, catalogue, game_catalogues, speaking
 from pbem.outbound import Renderer, status_context
 from pbem.registry import presenter_for
-from pbem.signorie.tables import _EFFECTS
+from pbem.signorie.tables import _EFFECTS, text_key
 from pbem.signorie.terms import NAMES, name
 
 PRESENTER = presenter_for("signorie")
@@ -242,3 +242,14 @@ def test_every_name_has_its_notation_word_beside_it() -> None:
             for word in NAMES:
                 shown = name(word)
                 assert shown == word or shown.endswith(f" ({word})"), (lang, word, shown)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("width", [30, 45, 76])
+def test_the_text_key_keeps_each_mark_beside_its_word(language: str, width: int) -> None:
+    """A wrapped key never ends a line on a lone mark ("m", "N", "α"), whatever the width."""
+    with speaking(language, PRESENTER):
+        lines = text_key(width)
+    assert all(len(line) <= width for line in lines)
+    stranded = [line for line in lines if re.search(r"(^|\s)\S{1,3}$", line)]
+    assert stranded == [], stranded
