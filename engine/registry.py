@@ -53,6 +53,12 @@ class UnknownGameError(GameError):
     def __init__(self, name: str, known: list[str]) -> None:
         super().__init__(f"unknown game {name!r}; known games: {', '.join(known) or 'none'}")
         self.name = name
+        self.known = list(known)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled with its arguments: raised in a worker process, it reaches the
+        parent whole (a pool cannot rebuild it from the message alone)."""
+        return (type(self), (self.name, self.known))
 
 
 class Registry(Generic[T]):

@@ -4,6 +4,7 @@ through its grammar."""
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Iterator
 
 import pytest
@@ -136,3 +137,13 @@ def test_registry_refuses_unknown_and_duplicate_grammars(toy: ToyGrammar) -> Non
     assert grammar_for("toy-test") is TOY
     with pytest.raises(GameError):
         GRAMMARS.register(GRAMMAR)
+
+
+def test_an_unknown_game_error_crosses_a_process_boundary() -> None:
+    """Raised in a worker process (`pbem replay --jobs`, the benchmark's log makers),
+    the error must be rebuilt whole in the parent, not break the pool."""
+    with pytest.raises(UnknownGameError) as raised:
+        grammar_for("no-such-game")
+    again = pickle.loads(pickle.dumps(raised.value))
+    assert (type(again), str(again), again.name) == (UnknownGameError, str(raised.value),
+                                                  "no-such-game")
