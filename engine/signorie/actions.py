@@ -42,7 +42,8 @@ SEX_WORD = {"m": "male", "f": "female"}
 
 class Builder:
     """A position, changed in place by each event emitted, and the events emitted
-    since the command's start."""
+    since the command's start (`State.version` counts them once, at the end of the
+    command: no check or handler reads it meanwhile)."""
 
     __slots__ = ("events", "state")
 
@@ -50,11 +51,15 @@ class Builder:
         self.state = state
         self.events: list[Any] = []
 
-    def emit(self, *events: Any) -> None:
-        state = self.state
-        for e in events:  # (no handler reads the version: it is counted once per call)
-            EVOLVE[type(e)](state, e)
-        state.version += len(events)
+    def emit(self, e: Any) -> None:
+        """Fold one event into the state, and keep it."""
+        EVOLVE[type(e)](self.state, e)
+        self.events.append(e)
+
+    def emit_all(self, events: list[Any]) -> None:
+        state, handlers = self.state, EVOLVE
+        for e in events:
+            handlers[type(e)](state, e)
         self.events += events
 
 
@@ -290,7 +295,9 @@ def do_task(b: Builder, seat: int, a: Task, *, colour: str | None, single: bool)
     tile = r.tasks.get(a.tile)
     if tile is None or a.tile not in s.tasks:
         raise illegal(f"{a.tile!r} is no task tile; the tiles: {', '.join(r.tasks)}", "task")
-    field_colour, sex = r.task_fields[s.tasks.index(a.tile)]
+    sexes = r.task_field_sex  # the fields in `Rules.task_fields` order
+    at = s.tasks.index(a.tile)
+    field_colour, sex = COLOURS[at // len(sexes)], sexes[at % len(sexes)]
     if colour is not None and field_colour != colour:
         here = [t for (c, _), t in zip(r.task_fields, s.tasks, strict=True) if c == colour]
         raise illegal(f"the {a.tile} task lies on the {field_colour} task area; the {colour} "

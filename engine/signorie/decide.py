@@ -17,10 +17,11 @@ from . import events as ev
 from .actions import Builder, do_bonus, do_field, do_helper, illegal, plural, points_reward
 from .chance import decide_chance
 from .commands import COLOURS, Activate, Done, Pass, Reward, Take
-from .evolve import BETWEEN, copy_state, restore, snapshot
-from .legal import can_activate, can_take
+from .evolve import BETWEEN, copy_state, release, restore, snapshot
+from .legal import ALWAYS, can_activate, can_take
+from .ruleset import HelperSpace
 from .scoring import final_scores
-from .state import ACTIONS, EXTRA, OVER, REWARDS, State
+from .state import ACTIONS, EXTRA, OVER, REWARDS, Active, State
 
 
 def _who(state: State) -> str:
@@ -37,7 +38,7 @@ def decide(b: Builder, seat: int, cmd: Any) -> None:
     if state.phase == OVER:
         raise GameOverError("the game is over", "over")
     if seat == CHANCE:
-        b.emit(*decide_chance(state, cmd))
+        b.emit_all(decide_chance(state, cmd))
         return
     if seat not in state.waiting():
         if (isinstance(cmd, Reward) and state.phase == REWARDS and state.chance is None
@@ -79,30 +80,43 @@ def _expected(state: State) -> str:
 
 
 def _take(b: Builder, seat: int, cmd: Take) -> None:
-    state, r = b.state, b.state.rules
-    if state.active is not None or state.phase not in (ACTIONS, EXTRA):
+    state = b.state
+    phase = state.phase
+    if state.active is not None or (phase != ACTIONS and phase != EXTRA):
         raise illegal(_expected(state), "take")
-    free = state.phase == EXTRA
-    if cmd.colour not in COLOURS:
-        raise illegal(f"{cmd.colour!r} is no die colour; the colours: {', '.join(COLOURS)}",
+    free = phase == EXTRA
+    colour, value = cmd.colour, cmd.value
+    if colour not in COLOURS:
+        raise illegal(f"{colour!r} is no die colour; the colours: {', '.join(COLOURS)}",
                       "take-colour")
-    offered = state.offered(cmd.colour)
-    if cmd.value not in offered:
+    offered: tuple[int, ...] = ()
+    for c, values in state.dice:
+        if c == colour:
+            offered = values
+            break
+    if value not in offered:
         shown = ", ".join(map(str, offered)) if offered else "none"
-        raise illegal(f"no {cmd.colour} die shows {cmd.value}; the {cmd.colour} dice: {shown}",
+        raise illegal(f"no {colour} die shows {value}; the {colour} dice: {shown}",
                       "take-die")
     p = state.players[seat]
-    if p.has_die(cmd.colour):
-        raise illegal(f"your {cmd.colour} field already holds a die this round", "take-field")
-    if not free and len(p.dice) >= r.max_dice:
-        raise illegal(f"you have {r.max_dice} dice this round: pass", "take-four")
-    cost = 0 if free else max(0, r.columns[cmd.colour].cost - cmd.value)
-    if cost > p.florins:
-        raise illegal(f"the {cmd.colour} die showing {cmd.value} costs "
-                      f"{plural(cost - p.florins, 'florin')} more than you have: {p.florins}",
-                      "take-cost")
-    b.emit(ev.DieTaken(seat, cmd.colour, cmd.value, cost, free))
-    do_field(b, seat, cmd.colour, cmd.action)
+    for c, _ in p.dice:
+        if c == colour:
+            raise illegal(f"your {colour} field already holds a die this round", "take-field")
+    r = state.rules
+    if free:
+        cost = 0
+    else:
+        if len(p.dice) >= r.max_dice:
+            raise illegal(f"you have {r.max_dice} dice this round: pass", "take-four")
+        cost = r.columns[colour].cost - value
+        if cost < 0:
+            cost = 0
+        elif cost > p.florins:
+            raise illegal(f"the {colour} die showing {value} costs "
+                          f"{plural(cost - p.florins, 'florin')} more than you have: "
+                          f"{p.florins}", "take-cost")
+    b.emit(ev.DieTaken(seat, colour, value, cost, free))
+    do_field(b, seat, colour, cmd.action)
 
 
 def _activate(b: Builder, seat: int, cmd: Activate) -> None:
@@ -158,8 +172,8 @@ def _reward(b: Builder, seat: int, cmd: Reward) -> None:
     if points:
         b.emit(ev.PointsScored(seat, points, tile))
     if cmd.choice == "buy":
-        b.emit(ev.FlorinsGained(seat, -r.buy_cost),
-               ev.PointsScored(seat, r.buy_points, "buy"))
+        b.emit(ev.FlorinsGained(seat, -r.buy_cost))
+        b.emit(ev.PointsScored(seat, r.buy_points, "buy"))
 
 
 _DECIDE: dict[type[Any], Callable[[Builder, int, Any], None]] = {
@@ -186,38 +200,51 @@ def _son_marriage(b: Builder, seat: int) -> None:
 def automatic(state: State) -> list[Any]:
     """The events that follow by themselves now (none while a command or chance is
     awaited)."""
-    if state.chance is not None or state.phase == OVER:
+    if state.chance is not None:
         return []
-    r = state.rules
-    if state.phase == BETWEEN:
-        if state.round >= r.rounds:
-            return [final_scores(state)]
-        return [ev.RoundStarted(state.round + 1)]
-    a = state.active
-    if a is not None:
-        # a helper below the die's last may follow: only the seat's own helpers can
-        seat, colour, below = a.seat, a.colour, a.next
-        for c, space in state.players[seat].helpers:
-            if c == colour and space >= below and can_activate(state, seat, space):
-                return []
-        return [ev.TurnEnded(seat)]
-    if state.phase == ACTIONS:
-        turn = state.turn
-        if turn is not None:
-            if len(state.players[turn].dice) >= r.max_dice or not can_take(state, turn):
+    phase = state.phase
+    if phase == ACTIONS or phase == EXTRA:
+        a = state.active
+        if a is not None:
+            return [] if _helper_follows(state, a) else [ev.TurnEnded(a.seat)]
+        if phase == ACTIONS:
+            turn = state.turn
+            if turn is None:
+                return _reward_phase(state)
+            if len(state.players[turn].dice) >= state.rules.max_dice or not can_take(
+                    state, turn):
                 return [ev.Passed(turn, auto=True)]
             return []
-        return _reward_phase(state)
-    if state.phase == REWARDS and not state.rewarded:
-        if state.extra:
-            return [ev.DiceCleared()]
-        return [ev.RoundEnded(state.round)]
-    if state.phase == EXTRA:
         if not state.extra:
             return [ev.RoundEnded(state.round)]
         if not can_take(state, state.extra[0]):
             return [ev.ExtraSkipped(state.extra[0])]
+        return []
+    if phase == BETWEEN:
+        if state.round >= state.rules.rounds:
+            return [final_scores(state)]
+        return [ev.RoundStarted(state.round + 1)]
+    if phase == REWARDS and not state.rewarded:
+        if state.extra:
+            return [ev.DiceCleared()]
+        return [ev.RoundEnded(state.round)]
     return []
+
+
+def _helper_follows(state: State, a: Active) -> bool:
+    """Whether a helper below the die just taken may follow: only the seat's own
+    helpers in its column can (first the quick yes of one whose effect asks nothing)."""
+    seat, colour, below = a.seat, a.colour, a.next
+    spaces: tuple[HelperSpace, ...] = ()
+    for c, space in state.players[seat].helpers:
+        if c == colour and space >= below:
+            if not spaces:
+                spaces = state.rules.columns[colour].helpers
+            if space <= len(spaces) and spaces[space - 1].effect in ALWAYS:
+                return True
+            if can_activate(state, seat, space):
+                return True
+    return False
 
 
 def _reward_phase(state: State) -> list[Any]:
@@ -251,20 +278,78 @@ def apply_in_place(state: State, seat: int, cmd: Any) -> list[Any]:
     """Decide a command and fold its events, and those that follow by themselves, into
     `state` itself: the events.
 
+    A player's command on its turn goes straight to its verb's step (`_DECIDE`; what
+    `decide` would find). Only the steps whose checks go on after their first event
+    is folded (`_UNDONE`: a die or a reward is folded before its action is checked)
+    keep what `restore` needs; the others, chance's, and a command refused by
+    `decide`'s first checks change nothing before all their checks pass.
+
     Raises:
         IllegalMoveError: the command breaks a rule; `state` is put back as it was.
     """
-    kept = snapshot(state)
+    b = Builder(state)
+    kind = type(cmd)
+    step = _DECIDE.get(kind)
+    if step is not None and state.chance is None and seat == _to_act(state):
+        if kind in _UNDONE:
+            _undoable(b, seat, cmd, step)
+        else:
+            step(b, seat, cmd)
+            _follow(b, state)
+    elif step is None:  # chance's (or no command of this game's)
+        decide(b, seat, cmd)
+        _follow(b, state)
+    else:  # a player's command off its turn: refused (but checked as any other)
+        _undoable(b, seat, cmd, decide)
+    events = b.events
+    state.version += len(events)
+    return events
+
+
+def _undoable(b: Builder, seat: int, cmd: Any,
+              step: Callable[[Builder, int, Any], None]) -> None:
+    """Run `step` and fold what follows; if anything raises, put the state back."""
+    state = b.state
+    kept = snapshot(state, seat)
     try:
-        return _apply(state, seat, cmd)
+        step(b, seat, cmd)
+        _follow(b, state)
     except BaseException:
         restore(state, kept)
         raise
+    release(state, kept)
+
+
+def _to_act(state: State) -> int | None:
+    """The seat whose command the game waits for, while no chance is due (what
+    `State.waiting` gives then); None when there is none."""
+    phase = state.phase
+    if phase == ACTIONS or phase == EXTRA:
+        a = state.active
+        if a is not None:
+            return a.seat
+        if phase == ACTIONS:
+            return state.turn
+        return state.extra[0] if state.extra else None
+    if phase == REWARDS:
+        return state.rewarded[0] if state.rewarded else None
+    return None
+
+
+_UNDONE = frozenset({Take, Activate, Reward})
+"""The commands whose step may refuse after folding part of them (`apply_in_place`)."""
+
+
+def _follow(b: Builder, state: State) -> None:
+    """Fold what follows by themselves (`automatic`) until nothing does."""
+    while more := automatic(state):
+        b.emit_all(more)
 
 
 def _apply(state: State, seat: int, cmd: Any) -> list[Any]:
     b = Builder(state)
     decide(b, seat, cmd)
-    while more := automatic(state):
-        b.emit(*more)
-    return b.events
+    _follow(b, state)
+    events = b.events
+    state.version += len(events)
+    return events

@@ -30,10 +30,12 @@ from .state import (
     REWARDS,
     SHARED,
     Active,
+    Board,
     Chance,
     CityState,
     State,
     board,
+    board_values,
     copy_board,
 )
 
@@ -46,6 +48,7 @@ _active = quick_replace(Active)
 
 _STATE_FIELDS = tuple(f.name for f in fields(State))
 _state_values: Callable[[State], tuple[Any, ...]] = attrgetter(*_STATE_FIELDS)
+_board_values = board_values
 
 
 def copy_state(state: State) -> State:
@@ -64,27 +67,55 @@ def owned_copy(state: State) -> State:
     return new
 
 
-def snapshot(state: State) -> tuple[Any, ...]:
-    """The state's values, for `restore`; until then, a fold copies each board before
-    changing it (a refused command changes nothing)."""
+_COPIED = 1 << 30
+"""A bit of `State.shared` no seat has: `snapshot` clears it, and only a copy of the
+whole state (`copy_state`: every bit set) sets it again."""
+
+_BOARD_FIELDS = tuple(f.name for f in fields(Board))
+_SHARED_AT = _STATE_FIELDS.index("shared")
+
+
+def snapshot(state: State, seat: int) -> tuple[Any, ...]:
+    """What `restore` puts back if a command of `seat` is refused: the state's values
+    and those of `seat`'s own board, which a fold then changes in place; until
+    `release`, a fold copies any other board before changing it."""
+    shared = state.shared
     values = _state_values(state)
-    state.shared = SHARED
-    return values
+    if 0 <= seat < len(state.players) and not shared >> seat & 1:
+        mine = state.players[seat]
+        state.shared = SHARED & ~(1 << seat) & ~_COPIED
+        return values, mine, _board_values(mine)
+    state.shared = SHARED & ~_COPIED
+    return values, None, None
 
 
-def restore(state: State, values: tuple[Any, ...]) -> None:
+def restore(state: State, kept: tuple[Any, ...]) -> None:
     """Put back the values `snapshot` took (the boards as they were)."""
+    values, mine, board_values = kept
     for name, value in zip(_STATE_FIELDS, values, strict=True):
         setattr(state, name, value)
+    if mine is not None:
+        for name, value in zip(_BOARD_FIELDS, board_values, strict=True):
+            setattr(mine, name, value)
     state.shared = SHARED  # a copy made since may share them
+
+
+def release(state: State, kept: tuple[Any, ...]) -> None:
+    """The command `snapshot` was taken for is folded: a board shared only with the
+    snapshot is the state's own again (unless the state was copied meanwhile)."""
+    shared = state.shared
+    if not shared & _COPIED:
+        state.shared = kept[0][_SHARED_AT] & shared
 
 
 def next_seat(state: State, after: int, passed: frozenset[int]) -> int | None:
     """The next seat in turn order after `after` that has not passed."""
     order = state.order
-    i = order.index(after)
-    for k in range(1, len(order) + 1):
-        s = order[(i + k) % len(order)]
+    i = order.index(after) + 1
+    for s in order[i:]:
+        if s not in passed:
+            return s
+    for s in order[:i]:
         if s not in passed:
             return s
     return None
@@ -173,17 +204,17 @@ def _drawn(s: State, e: ev.AllianceDrawn) -> None:
 
 
 def _die(s: State, e: ev.DieTaken) -> None:
-    dice = list(s.dice)
-    for i, (colour, values) in enumerate(dice):
-        if colour == e.colour:
-            k = values.index(e.value)
-            dice[i] = (colour, values[:k] + values[k + 1:])
+    colour, value, seat = e.colour, e.value, e.seat
+    dice = s.dice
+    for i, (c, values) in enumerate(dice):
+        if c == colour:
+            k = values.index(value)
+            s.dice = (*dice[:i], (c, values[:k] + values[k + 1:]), *dice[i + 1:])
             break
-    p = board(s, e.seat)
+    p = board(s, seat)
     p.florins -= e.cost
-    p.dice = (*p.dice, (e.colour, e.value))
-    s.dice = tuple(dice)
-    s.active = Active(e.seat, e.colour, e.value, 1, e.free)
+    p.dice = (*p.dice, (colour, value))
+    s.active = Active(seat, colour, value, 1, e.free)
 
 
 def _hired(s: State, e: ev.HelperHired) -> None:

@@ -48,7 +48,7 @@ from .commands import (
     Tracks,
 )
 from .evolve import evolve
-from .ruleset import INITIATIVE
+from .ruleset import INITIATIVE, Rules
 from .state import ACTIONS, EXTRA, REWARDS, State
 
 # --------------------------------------------------------------------------- choices
@@ -230,16 +230,28 @@ def can_take(state: State, seat: int) -> bool:
     free = state.phase == EXTRA
     p = state.players[seat]
     if free or len(p.dice) < r.max_dice:
-        taken = [c for c, _ in p.dice]
+        quick = _unconditional(r)
         florins = p.florins
-        columns = r.columns
         for colour, values in state.dice:
-            if values and colour not in taken:
-                column = columns[colour]
-                if column.signoria in UNCONDITIONAL and (
-                        free or max(0, column.cost - max(values)) <= florins):
+            if values:
+                cost = quick.get(colour)
+                if cost is not None and (free or max(0, cost - max(values)) <= florins) \
+                        and not p.has_die(colour):
                     return True
     return next(take_options(state, seat), None) is not None
+
+
+_QUICK: dict[int, tuple[Rules, dict[str, int]]] = {}
+"""By the id of a Rules: it, and the cost of each column whose Signoria action is
+UNCONDITIONAL (`can_take`)."""
+
+
+def _unconditional(r: Rules) -> dict[str, int]:
+    got = _QUICK.get(id(r))
+    if got is None or got[0] is not r:
+        got = _QUICK[id(r)] = (r, {colour: column.cost for colour, column in r.columns.items()
+                                   if column.signoria in UNCONDITIONAL})
+    return got[1]
 
 
 def helper_options(state: State, seat: int, space: int) -> Iterator[Activate]:
@@ -254,7 +266,7 @@ def helper_options(state: State, seat: int, space: int) -> Iterator[Activate]:
         options = mission_options(state, seat)
     elif effect == "marriage-alliance":
         options = marry_options(state, seat)
-    elif effect in ("offspring", "points", "florins"):
+    elif effect in ALWAYS:
         options = iter((None,))
     elif effect == "males-in-cities":
         options = iter((None,) if figures_in_cities(state, seat, "m") else ())
@@ -273,7 +285,19 @@ def helper_options(state: State, seat: int, space: int) -> Iterator[Activate]:
 
 
 def can_activate(state: State, seat: int, space: int) -> bool:
+    """True if `seat` may activate its helper on `space` now (`helper_options`): first
+    the quick yes of a helper whose effect asks no choice."""
+    a = state.active
+    if a is not None and space >= a.next and state.players[seat].has_helper(a.colour, space):
+        hs = state.rules.helper_space(a.colour, space)
+        if hs is not None and hs.effect in ALWAYS:
+            return True
     return next(helper_options(state, seat, space), None) is not None
+
+
+ALWAYS = ("offspring", "points", "florins")
+"""The helper effects that ask no choice and need nothing: such a helper below the
+die is always usable (`helper_options` offers it without an action)."""
 
 
 def reward_options(state: State, seat: int) -> Iterator[Reward]:

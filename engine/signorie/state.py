@@ -226,12 +226,13 @@ class State:
 SHARED = -1
 """`State.shared` for a state whose boards are all shared."""
 
-_board_values: Callable[[Board], tuple[Any, ...]] = attrgetter(
+board_values: Callable[[Board], tuple[Any, ...]] = attrgetter(
     *(f.name for f in fields(Board)))
+"""A board's field values, in field order."""
 
 
 def copy_board(board: Board) -> Board:
-    return Board(*_board_values(board))
+    return Board(*board_values(board))
 
 
 def board(state: State, seat: int) -> Board:
