@@ -278,46 +278,35 @@ def apply_in_place(state: State, seat: int, cmd: Any) -> list[Any]:
     """Decide a command and fold its events, and those that follow by themselves, into
     `state` itself: the events.
 
-    A player's command on its turn goes straight to its verb's step (`_DECIDE`; what
-    `decide` would find). Only the steps whose checks go on after their first event
-    is folded (`_UNDONE`: a die or a reward is folded before its action is checked)
-    keep what `restore` needs; the others, chance's, and a command refused by
-    `decide`'s first checks change nothing before all their checks pass.
+    A player's command on its turn goes straight to its verb (`_IN_PLACE`: the step
+    `decide` would find, then what may follow it). Only the steps whose checks go on
+    after their first event is folded (a die, a helper or a reward is folded before
+    its action is checked) keep what `restore` needs; the others, chance's, and a
+    command refused by `decide`'s first checks change nothing before all their checks
+    pass.
 
     Raises:
         IllegalMoveError: the command breaks a rule; `state` is put back as it was.
     """
     b = Builder(state)
-    kind = type(cmd)
-    step = _DECIDE.get(kind)
-    if step is not None and state.chance is None and seat == _to_act(state):
-        if kind in _UNDONE:
-            _undoable(b, seat, cmd, step)
-        else:
-            step(b, seat, cmd)
-            _follow(b, state)
-    elif step is None:  # chance's (or no command of this game's)
+    verb = _IN_PLACE.get(type(cmd))
+    if verb is not None and state.chance is None and seat == _to_act(state):
+        verb(b, seat, cmd)
+    elif verb is None:  # chance's (or no command of this game's)
         decide(b, seat, cmd)
         _follow(b, state)
     else:  # a player's command off its turn: refused (but checked as any other)
-        _undoable(b, seat, cmd, decide)
+        kept = snapshot(state, seat)
+        try:
+            decide(b, seat, cmd)
+            _follow(b, state)
+        except BaseException:
+            restore(state, kept)
+            raise
+        release(state, kept)
     events = b.events
     state.version += len(events)
     return events
-
-
-def _undoable(b: Builder, seat: int, cmd: Any,
-              step: Callable[[Builder, int, Any], None]) -> None:
-    """Run `step` and fold what follows; if anything raises, put the state back."""
-    state = b.state
-    kept = snapshot(state, seat)
-    try:
-        step(b, seat, cmd)
-        _follow(b, state)
-    except BaseException:
-        restore(state, kept)
-        raise
-    release(state, kept)
 
 
 def _to_act(state: State) -> int | None:
@@ -336,8 +325,71 @@ def _to_act(state: State) -> int | None:
     return None
 
 
-_UNDONE = frozenset({Take, Activate, Reward})
-"""The commands whose step may refuse after folding part of them (`apply_in_place`)."""
+def _take_in_place(b: Builder, seat: int, cmd: Take) -> None:
+    state = b.state
+    kept = snapshot(state, seat)
+    try:
+        _take(b, seat, cmd)
+    except BaseException:
+        restore(state, kept)
+        raise
+    release(state, kept)
+    _after_die(b, state)
+
+
+def _activate_in_place(b: Builder, seat: int, cmd: Activate) -> None:
+    state = b.state
+    kept = snapshot(state, seat)
+    try:
+        _activate(b, seat, cmd)
+    except BaseException:
+        restore(state, kept)
+        raise
+    release(state, kept)
+    _after_die(b, state)
+
+
+def _reward_in_place(b: Builder, seat: int, cmd: Reward) -> None:
+    state = b.state
+    kept = snapshot(state, seat)
+    try:
+        _reward(b, seat, cmd)
+    except BaseException:
+        restore(state, kept)
+        raise
+    release(state, kept)
+    _follow(b, state)
+
+
+def _pass_in_place(b: Builder, seat: int, cmd: Pass) -> None:
+    _pass(b, seat, cmd)
+    _follow(b, b.state)
+
+
+def _done_in_place(b: Builder, seat: int, cmd: Done) -> None:
+    _done(b, seat, cmd)
+    _follow(b, b.state)
+
+
+def _after_die(b: Builder, state: State) -> None:
+    """Fold what follows a die taken or a helper used: `automatic`'s first answer
+    there (a helper of the die's column may follow, or the turn ends; nothing while
+    chance is due), then `automatic`'s."""
+    if state.chance is not None:
+        return
+    a, phase = state.active, state.phase
+    if a is not None and (phase == ACTIONS or phase == EXTRA):
+        if _helper_follows(state, a):
+            return
+        b.emit(ev.TurnEnded(a.seat))
+    _follow(b, state)
+
+
+_IN_PLACE: dict[type[Any], Callable[[Builder, int, Any], None]] = {
+    Take: _take_in_place, Activate: _activate_in_place, Done: _done_in_place,
+    Pass: _pass_in_place, Reward: _reward_in_place}
+"""A player's command on its turn by its verb (`apply_in_place`): the step of
+`_DECIDE`, an undo where it may refuse after folding part of it, and what follows."""
 
 
 def _follow(b: Builder, state: State) -> None:

@@ -18,7 +18,7 @@ from typing import Any
 from engine.frozen import quick_replace
 
 from . import events as ev
-from .commands import CAREERS
+from .commands import CAREERS, COLOURS
 from .setup import city_states
 from .state import (
     ACTIONS,
@@ -44,7 +44,6 @@ BETWEEN = "between"
 
 
 _city = quick_replace(CityState)
-_active = quick_replace(Active)
 
 _STATE_FIELDS = tuple(f.name for f in fields(State))
 _state_values: Callable[[State], tuple[Any, ...]] = attrgetter(*_STATE_FIELDS)
@@ -206,15 +205,20 @@ def _drawn(s: State, e: ev.AllianceDrawn) -> None:
 def _die(s: State, e: ev.DieTaken) -> None:
     colour, value, seat = e.colour, e.value, e.seat
     dice = s.dice
-    for i, (c, values) in enumerate(dice):
-        if c == colour:
-            k = values.index(value)
-            s.dice = (*dice[:i], (c, values[:k] + values[k + 1:]), *dice[i + 1:])
-            break
+    i = _AT.get(colour, 0)
+    if i >= len(dice) or dice[i][0] != colour:  # not in COLOURS order
+        i = next(k for k, (c, _) in enumerate(dice) if c == colour)
+    values = dice[i][1]
+    k = values.index(value)
+    s.dice = (*dice[:i], (colour, values[:k] + values[k + 1:]), *dice[i + 1:])
     p = board(s, seat)
     p.florins -= e.cost
     p.dice = (*p.dice, (colour, value))
     s.active = Active(seat, colour, value, 1, e.free)
+
+
+_AT = {colour: i for i, colour in enumerate(COLOURS)}
+"""Where each colour's dice are in `State.dice` (rolled in COLOURS order)."""
 
 
 def _hired(s: State, e: ev.HelperHired) -> None:
@@ -320,8 +324,9 @@ def _figures(s: State, e: ev.FiguresTaken) -> None:
 
 
 def _helper_used(s: State, e: ev.HelperUsed) -> None:
-    assert s.active is not None
-    s.active = _active(s.active, next=e.space + 1)
+    a = s.active
+    assert a is not None
+    s.active = Active(a.seat, a.colour, a.value, e.space + 1, a.free)
 
 
 def _turn_ended(s: State, e: ev.TurnEnded) -> None:

@@ -15,7 +15,7 @@ listed with every dowry.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 from engine.errors import IllegalMoveError
@@ -199,7 +199,7 @@ def field_options(state: State, seat: int, colour: str) -> Iterator[Action]:
     yield from signoria_options(state, seat, colour)
 
 
-def take_options(state: State, seat: int) -> Iterator[Take]:
+def take_options(state: State, seat: int) -> Generator[Take, None, None]:
     r = state.rules
     free = state.phase == EXTRA
     p = state.players[seat]
@@ -225,36 +225,51 @@ one): a die of such a column that the player may take makes a legal Take."""
 def can_take(state: State, seat: int) -> bool:
     """True if `seat` has a legal Take (`take_options`), asked after most commands:
     first the quick yes of an affordable die of a column whose Signoria action needs
-    nothing, without trying the die on a copy of the state."""
+    nothing, or progress points with somewhere to go, without trying the die on a
+    copy of the state."""
     r = state.rules
     free = state.phase == EXTRA
     p = state.players[seat]
     if free or len(p.dice) < r.max_dice:
-        quick = _unconditional(r)
-        florins = p.florins
-        for colour, values in state.dice:
-            if values:
-                cost = quick.get(colour)
-                if cost is not None and (free or max(0, cost - max(values)) <= florins) \
-                        and not p.has_die(colour):
+        got = _QUICK.get(id(r))
+        if got is None or got[0] is not r:
+            got = _QUICK[id(r)] = (r, tuple(
+                (colour, column.cost, column.signoria in UNCONDITIONAL)
+                for colour, column in r.columns.items()
+                if column.signoria in UNCONDITIONAL or column.signoria == "tracks"))
+        dice, mine, florins = dict(state.dice), dict(p.dice), p.florins
+        tracks: bool | None = None
+        for colour, cost, unconditional in got[1]:
+            values = dice.get(colour)
+            if values and colour not in mine and (
+                    free or max(0, cost - max(values)) <= florins):
+                if unconditional:
                     return True
-    return next(take_options(state, seat), None) is not None
+                if tracks is None:  # a first step of `tracks_options` over TRACKS
+                    most = r.track_points
+                    tracks = (p.males > 0 and min(most, r.career_top) >= 1) or min(
+                        most, r.initiative_top - p.initiative) >= 1
+                if tracks:
+                    return True
+    return _any(state, take_options(state, seat))
 
 
-_QUICK: dict[int, tuple[Rules, dict[str, int]]] = {}
-"""By the id of a Rules: it, and the cost of each column whose Signoria action is
-UNCONDITIONAL (`can_take`)."""
+_QUICK: dict[int, tuple[Rules, tuple[tuple[str, int, bool], ...]]] = {}
+"""By the id of a Rules: it, and each column whose Signoria action is UNCONDITIONAL
+(True) or progress points (False), with its cost (`can_take`)."""
 
 
-def _unconditional(r: Rules) -> dict[str, int]:
-    got = _QUICK.get(id(r))
-    if got is None or got[0] is not r:
-        got = _QUICK[id(r)] = (r, {colour: column.cost for colour, column in r.columns.items()
-                                   if column.signoria in UNCONDITIONAL})
-    return got[1]
+def _any(state: State, options: Generator[Any, None, None]) -> bool:
+    """Whether `options` gives one. The copies of `state` it made on the way
+    (`evolve`) are gone after it: `state` keeps its boards as its own as before."""
+    shared = state.shared
+    found = next(options, None) is not None
+    options.close()  # (`next` leaves it suspended, holding the copies)
+    state.shared = shared
+    return found
 
 
-def helper_options(state: State, seat: int, space: int) -> Iterator[Activate]:
+def helper_options(state: State, seat: int, space: int) -> Generator[Activate, None, None]:
     a = state.active
     if a is None or not state.players[seat].has_helper(a.colour, space) or space < a.next:
         return
@@ -286,13 +301,25 @@ def helper_options(state: State, seat: int, space: int) -> Iterator[Activate]:
 
 def can_activate(state: State, seat: int, space: int) -> bool:
     """True if `seat` may activate its helper on `space` now (`helper_options`): first
-    the quick yes of a helper whose effect asks no choice."""
+    the quick yes of a helper whose effect asks no choice, or one whose choices
+    (`helper_options`'s first) are there for sure."""
     a = state.active
     if a is not None and space >= a.next and state.players[seat].has_helper(a.colour, space):
         hs = state.rules.helper_space(a.colour, space)
-        if hs is not None and hs.effect in ALWAYS:
-            return True
-    return next(helper_options(state, seat, space), None) is not None
+        if hs is not None:
+            effect = hs.effect
+            if effect in ALWAYS:
+                return True
+            p = state.players[seat]
+            if effect == "figure" and (p.general_m > 0 or p.general_f > 0):
+                return True
+            if effect == "alliance" and tiles_left(state):
+                return True
+            if (effect == "progress" or effect == "die-progress") and hs.track != INITIATIVE \
+                    and p.males and state.rules.career_top >= 1 and (
+                        hs.amount if effect == "progress" else a.value) >= 1:
+                return True  # a new figure on the track's first space
+    return _any(state, helper_options(state, seat, space))
 
 
 ALWAYS = ("offspring", "points", "florins")

@@ -2,10 +2,11 @@
 self-played games of 2, 3 and 4 players (with stray commands, mostly illegal, mixed
 in), the same events, states, views and errors when the game is replayed in place
 (`Match(..., in_place=True)`, quick copies) and when it is played by value
-(`Game.apply`, each command on a copy of the state) with every state, board, city and
-active die copied by `dataclasses.replace` and every "can this seat take a die" asked of
-the full search of `legal.take_options` (as the engine did before
-`engine.frozen.quick_replace`, the fold in place and `legal.can_take`'s quick yes).
+(`Game.apply`, each command on a copy of the state) with every state, board and
+city copied by `dataclasses.replace`, every "can this seat take a die" asked of the full
+search of `legal.take_options` and every "can this helper be used" of
+`legal.helper_options` (as the engine did before `engine.frozen.quick_replace`, the
+fold in place and the quick yes of `legal.can_take` and `legal.can_activate`).
 
 PBEM_SIGNORIE_FAST_GAMES sets the games per player count (default 8).
 """
@@ -42,6 +43,10 @@ def _full_can_take(state: Any, seat: int) -> bool:
     return next(legal.take_options(state, seat), None) is not None
 
 
+def _full_can_activate(state: Any, seat: int, space: int) -> bool:
+    return next(legal.helper_options(state, seat, space), None) is not None
+
+
 QUICK_COPY = evolve.copy_state
 
 
@@ -53,8 +58,7 @@ def _plain_copy(state: Any) -> Any:
 def plain_engine() -> Iterator[None]:
     """The engine with its quick copies and checks swapped for the plain ones."""
     with pytest.MonkeyPatch.context() as mp:
-        for name in ("_city", "_active"):
-            mp.setattr(evolve, name, _plain_replace)
+        mp.setattr(evolve, "_city", _plain_replace)
         mp.setattr(state_module, "copy_board", _plain_replace)
         for module in list(sys.modules.values()):
             if module is not None and module.__name__.startswith("engine.signorie.") \
@@ -62,6 +66,9 @@ def plain_engine() -> Iterator[None]:
                 mp.setattr(module, "copy_state", _plain_copy)
         mp.setattr(legal, "can_take", _full_can_take)
         mp.setattr(decide, "can_take", _full_can_take)
+        mp.setattr(legal, "can_activate", _full_can_activate)
+        mp.setattr(decide, "can_activate", _full_can_activate)
+        mp.setattr(decide, "ALWAYS", ())  # no quick yes of a helper in `automatic` either
         yield
 
 
@@ -137,3 +144,23 @@ def test_can_take_agrees_with_the_full_search() -> None:
                     asked += 1
                     extra += state.phase == EXTRA
     assert asked and extra
+
+
+def test_can_activate_agrees_with_the_full_search() -> None:
+    """At every position of random games with a die just taken, for every helper space
+    of its column and every seat (the quick yes reads the seat's own helpers)."""
+    asked = yes = 0
+    for players in (2, 3, 4):
+        for seed in range(GAMES_PER_COUNT):
+            _, _, states = walk(players, seed)
+            for state in states:
+                a = state.active
+                if a is None:
+                    continue
+                for hs in state.rules.columns[a.colour].helpers:
+                    for seat in range(players):
+                        got = legal.can_activate(state, seat, hs.space)
+                        assert got == _full_can_activate(state, seat, hs.space)
+                        asked += 1
+                        yes += got
+    assert asked and yes
