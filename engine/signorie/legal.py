@@ -251,6 +251,18 @@ def can_take(state: State, seat: int) -> bool:
                         most, r.initiative_top - p.initiative) >= 1
                 if tracks:
                     return True
+        # a helper hired with a die taken (`hire_options` after the die is paid for)
+        if state.helpers_left > 0:
+            for colour, values in dice.items():
+                if not values or colour in mine:
+                    continue
+                cost = 0 if free else max(0, r.columns[colour].cost - max(values))
+                target = r.hire_target(colour)
+                if cost > florins or target is None:
+                    continue
+                for hs in r.columns[target].helpers:
+                    if hs.cost <= florins - cost and not p.has_helper(target, hs.space):
+                        return True
     return _any(state, take_options(state, seat))
 
 
