@@ -77,17 +77,21 @@ def plural(n: int, word: str) -> str:
 def lowest_empty(values: tuple[int, ...], taken: tuple[int, ...]) -> int | None:
     """The space a figure goes on: the lowest-valued empty one, the first of equal
     values (S4); None when the track is full."""
-    empty = [i for i, owner in enumerate(taken) if owner == EMPTY]
-    if not empty:
-        return None
-    return min(empty, key=lambda i: (values[i], i))
+    best = None
+    for i, owner in enumerate(taken):
+        if owner == EMPTY and (best is None or values[i] < values[best]):
+            best = i
+    return best
 
 
 def needs_tile(rules: Rules, board: Board, row: str, tile: str) -> bool:
     """True if `board`'s plan still shows `tile`'s family on `row` (S9)."""
     family = rules.tile_family(tile)
     shown = rules.plans[board.plan][row].count(family)
-    have = sum(1 for t in board.open_tiles(row) if rules.tile_family(t) == family)
+    have = 0
+    for on, t in board.tiles:
+        if on == row and rules.tile_family(t) == family:
+            have += 1
     return have < shown
 
 
@@ -217,7 +221,9 @@ def do_tracks(b: Builder, seat: int, a: Tracks, most: int, allowed: tuple[str, .
     r = b.state.rules
     if not a.steps:
         raise illegal("name at least one progress point", "tracks-none")
-    total = sum(step.points for step in a.steps)
+    total = 0
+    for step in a.steps:
+        total += step.to - step.start  # (its points)
     if total > most:
         raise illegal(f"{plural(total, 'progress point')} are more than the {most} to use",
                       "tracks-points")
@@ -305,7 +311,7 @@ def do_task(b: Builder, seat: int, a: Task, *, colour: str | None, single: bool)
     if single and (tile.figures > 1 or a.count != 1):
         raise illegal(f"a helper's task returns exactly 1 figure; the {a.tile} task asks "
                       f"{'/'.join(map(str, tile.counts))}", "task-single")
-    if a.count not in tile.counts:
+    if not (a.count == tile.figures if tile.figures else 1 <= a.count <= tile.max):
         raise illegal(f"the {a.tile} task returns {'/'.join(map(str, tile.counts))} figures, "
                       f"not {a.count}", "task-count")
     p = s.players[seat]

@@ -21,7 +21,7 @@ from .evolve import BETWEEN, copy_state, release, restore, snapshot
 from .legal import ALWAYS, can_activate, can_take
 from .ruleset import HelperSpace
 from .scoring import final_scores
-from .state import ACTIONS, EXTRA, OVER, REWARDS, Active, State
+from .state import ACTIONS, EXTRA, OVER, REWARDS, Active, State, offered
 
 
 def _who(state: State) -> str:
@@ -89,13 +89,9 @@ def _take(b: Builder, seat: int, cmd: Take) -> None:
     if colour not in COLOURS:
         raise illegal(f"{colour!r} is no die colour; the colours: {', '.join(COLOURS)}",
                       "take-colour")
-    offered: tuple[int, ...] = ()
-    for c, values in state.dice:
-        if c == colour:
-            offered = values
-            break
-    if value not in offered:
-        shown = ", ".join(map(str, offered)) if offered else "none"
+    values = offered(state.dice, colour)
+    if value not in values:
+        shown = ", ".join(map(str, values)) if values else "none"
         raise illegal(f"no {colour} die shows {value}; the {colour} dice: {shown}",
                       "take-die")
     p = state.players[seat]

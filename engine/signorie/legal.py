@@ -49,7 +49,7 @@ from .commands import (
 )
 from .evolve import evolve
 from .ruleset import INITIATIVE, Rules
-from .state import ACTIONS, EXTRA, REWARDS, State
+from .state import ACTIONS, EXTRA, REWARDS, State, offered
 
 # --------------------------------------------------------------------------- choices
 
@@ -235,14 +235,18 @@ def can_take(state: State, seat: int) -> bool:
         if got is None or got[0] is not r:
             got = _QUICK[id(r)] = (r, tuple(
                 (colour, column.cost, column.signoria in UNCONDITIONAL)
-                for colour, column in r.columns.items()
+                for colour, column in sorted(r.columns.items(), key=lambda c: c[1].cost)
                 if column.signoria in UNCONDITIONAL or column.signoria == "tracks"))
-        dice, mine, florins = dict(state.dice), dict(p.dice), p.florins
+        dice, taken, florins = state.dice, p.dice, p.florins
         tracks: bool | None = None
         for colour, cost, unconditional in got[1]:
-            values = dice.get(colour)
-            if values and colour not in mine and (
-                    free or max(0, cost - max(values)) <= florins):
+            values = offered(dice, colour)
+            if not values or not (free or max(0, cost - max(values)) <= florins):
+                continue
+            for c, _ in taken:
+                if c == colour:
+                    break
+            else:
                 if unconditional:
                     return True
                 if tracks is None:  # a first step of `tracks_options` over TRACKS
@@ -253,7 +257,8 @@ def can_take(state: State, seat: int) -> bool:
                     return True
         # a helper hired with a die taken (`hire_options` after the die is paid for)
         if state.helpers_left > 0:
-            for colour, values in dice.items():
+            mine = dict(taken)
+            for colour, values in dice:
                 if not values or colour in mine:
                     continue
                 cost = 0 if free else max(0, r.columns[colour].cost - max(values))

@@ -29,7 +29,7 @@ from typing import Any
 from engine.frozen import dataclass, quick_init
 from engine.protocol import CHANCE
 
-from .commands import CAREERS
+from .commands import CAREERS, COLOURS
 from .ruleset import Rules
 
 EMPTY = -1
@@ -179,10 +179,7 @@ class State:
     # ------------------------------------------------------------------ queries
 
     def offered(self, colour: str) -> tuple[int, ...]:
-        for c, values in self.dice:
-            if c == colour:
-                return values
-        return ()
+        return offered(self.dice, colour)
 
     def city(self, name: str) -> CityState | None:
         return next((c for c in self.cities if c.name == name), None)
@@ -221,6 +218,23 @@ class State:
         if self.phase == EXTRA:
             return self.extra[:1]
         return ()
+
+
+def offered(dice: tuple[tuple[str, tuple[int, ...]], ...], colour: str) -> tuple[int, ...]:
+    """The values of the `colour` dice in `State.dice` (where they are when rolled in
+    COLOURS order, as chance rolls them)."""
+    i = _AT.get(colour, 0)
+    if i < len(dice):
+        c, values = dice[i]
+        if c == colour:
+            return values
+    for c, values in dice:
+        if c == colour:
+            return values
+    return ()
+
+
+_AT = {colour: i for i, colour in enumerate(COLOURS)}
 
 
 SHARED = -1
