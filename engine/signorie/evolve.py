@@ -207,7 +207,7 @@ def _die(s: State, e: ev.DieTaken) -> None:
     dice = s.dice
     i = _AT.get(colour, 0)
     if i >= len(dice) or dice[i][0] != colour:  # not in COLOURS order
-        i = next(k for k, (c, _) in enumerate(dice) if c == colour)
+        i = [c for c, _ in dice].index(colour)
     values = dice[i][1]
     k = values.index(value)
     s.dice = (*dice[:i], (colour, values[:k] + values[k + 1:]), *dice[i + 1:])

@@ -49,7 +49,7 @@ from .commands import (
 )
 from .evolve import evolve
 from .ruleset import INITIATIVE, Rules
-from .state import ACTIONS, EXTRA, REWARDS, State, offered
+from .state import ACTIONS, EXTRA, REWARDS, State
 
 # --------------------------------------------------------------------------- choices
 
@@ -237,16 +237,12 @@ def can_take(state: State, seat: int) -> bool:
                 (colour, column.cost, column.signoria in UNCONDITIONAL)
                 for colour, column in sorted(r.columns.items(), key=lambda c: c[1].cost)
                 if column.signoria in UNCONDITIONAL or column.signoria == "tracks"))
-        dice, taken, florins = state.dice, p.dice, p.florins
+        dice, mine, florins = dict(state.dice), dict(p.dice), p.florins
         tracks: bool | None = None
         for colour, cost, unconditional in got[1]:
-            values = offered(dice, colour)
-            if not values or not (free or max(0, cost - max(values)) <= florins):
-                continue
-            for c, _ in taken:
-                if c == colour:
-                    break
-            else:
+            values = dice.get(colour)
+            if values and colour not in mine and (
+                    free or max(0, cost - max(values)) <= florins):
                 if unconditional:
                     return True
                 if tracks is None:  # a first step of `tracks_options` over TRACKS
@@ -257,8 +253,7 @@ def can_take(state: State, seat: int) -> bool:
                     return True
         # a helper hired with a die taken (`hire_options` after the die is paid for)
         if state.helpers_left > 0:
-            mine = dict(taken)
-            for colour, values in dice:
+            for colour, values in dice.items():
                 if not values or colour in mine:
                     continue
                 cost = 0 if free else max(0, r.columns[colour].cost - max(values))
