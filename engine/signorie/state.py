@@ -90,7 +90,10 @@ class Board:
 
     @property
     def dice_sum(self) -> int:
-        return sum(v for _, v in self.dice)
+        total = 0
+        for _, v in self.dice:
+            total += v
+        return total
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +193,10 @@ class State:
     @property
     def helpers_left(self) -> int:
         """Helper discs left in the general supply."""
-        return self.rules.helper_supply - sum(len(p.helpers) for p in self.players)
+        left = self.rules.helper_supply
+        for p in self.players:
+            left -= len(p.helpers)
+        return left
 
     def threshold(self, seat: int) -> int:
         """`seat`'s reward threshold this round (S5: never more than the maximum)."""
