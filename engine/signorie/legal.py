@@ -334,7 +334,7 @@ def can_activate(state: State, seat: int, space: int) -> bool:
     return _any(state, helper_options(state, seat, space))
 
 
-ALWAYS = ("offspring", "points", "florins")
+ALWAYS: tuple[str, ...] = ("offspring", "points", "florins")
 """The helper effects that ask no choice and need nothing: such a helper below the
 die is always usable (`helper_options` offers it without an action)."""
 
