@@ -207,10 +207,14 @@ def same_chance(state: State, command: Any) -> bool:
     return due is not None and _same(state, due, command)
 
 
+_NAMING = (Births, Draw)
+"""The chance commands that name the player they concern."""
+
+
 def _same(state: State, due: Due, command: Any) -> bool:
     if not isinstance(command, _COMMAND[due.kind]):
         return False
-    if isinstance(command, Births | Draw):
+    if isinstance(command, _NAMING):
         assert due.seat is not None
         return command.player == state.players[due.seat].name
     return True
@@ -287,7 +291,9 @@ def _bad(message: str) -> ChanceError:
 
 def _check_tiles(state: State, tiles: list[str]) -> None:
     r = state.rules
-    pool = Counter(state.pool)
+    # the tiles of the pool by tile: counted one by one for a single tile (a draw)
+    pool: dict[str, int] = (Counter(state.pool) if len(tiles) != 1
+                            else {tiles[0]: state.pool.count(tiles[0])})
     left = list(state.family_left)
     for t in tiles:
         family = r.tile_family(t)
@@ -295,7 +301,7 @@ def _check_tiles(state: State, tiles: list[str]) -> None:
             raise _bad(f"{t!r} is no alliance tile (family and VP, e.g. "
                        f"{r.alliance_tiles[0]!r})")
         i = r.families.index(family)
-        if pool[t] <= 0 or left[i] <= 0:
+        if pool.get(t, 0) <= 0 or left[i] <= 0:
             raise _bad(f"no {t!r} tile is left to draw")
         pool[t] -= 1
         left[i] -= 1
@@ -383,6 +389,6 @@ def decide_chance(state: State, cmd: Any) -> list[Any]:
 
 
 def _check_faces(values: tuple[int, ...], faces: int) -> None:
-    bad = [v for v in values if not 1 <= v <= faces]
-    if bad:
-        raise _bad(f"a die shows 1 to {faces}, not {bad[0]}")
+    for v in values:
+        if not 1 <= v <= faces:
+            raise _bad(f"a die shows 1 to {faces}, not {v}")

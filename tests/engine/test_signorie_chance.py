@@ -16,11 +16,12 @@ from typing import Any
 import pytest
 
 from engine import decks
+from engine.errors import ChanceError
 from engine.match import Match
 from engine.protocol import CHANCE
 from engine.selfplay import play_random
 from engine.signorie import chance
-from engine.signorie.chance import chance_due, empty_fields, resolve_chance
+from engine.signorie.chance import chance_due, decide_chance, empty_fields, resolve_chance
 from engine.signorie.commands import (
     CITIES,
     COLOURS,
@@ -195,3 +196,25 @@ def test_the_seed_still_gives_these_draws() -> None:
     got.append(resolve_chance(replace(state, chance=Chance(BIRTHS, 1, 3)), "pinned"))
     got.append(resolve_chance(replace(state, chance=Chance(DRAW, 2, 0, "political")), "pinned"))
     assert got == PINNED
+
+
+def test_stated_tiles_and_dice_that_cannot_be_drawn_are_refused() -> None:
+    states = _states_drawing_tiles()
+    draw = next(s for s in states if s.chance is not None and s.chance.kind == DRAW)
+    laid = max((s for s in states if s.chance is None), key=lambda s: len(empty_fields(s)))
+    gone = next(t for t in draw.rules.alliance_tiles if t not in draw.pool)
+    name = draw.players[draw.chance.seat].name  # type: ignore[union-attr]
+    with pytest.raises(ChanceError, match=f"^no '{gone}' tile is left to draw$"):
+        decide_chance(draw, Draw(name, gone))
+    with pytest.raises(ChanceError, match="^'este9' is no alliance tile"):
+        decide_chance(draw, Draw(name, "este9"))
+    fields = empty_fields(laid)[:chance_due(laid).n]  # type: ignore[union-attr]
+    tile = laid.pool[0]
+    assert len(fields) > laid.pool.count(tile)  # so one tile too many is stated
+    with pytest.raises(ChanceError, match=f"^no '{tile}' tile is left to draw$"):
+        decide_chance(laid, Alliances(tuple((c, f, tile) for c, f in fields)))
+    seeded = resolve_chance(laid, "s")
+    assert isinstance(seeded, Alliances) and decide_chance(laid, seeded)
+    births = replace(GAME.owned_copy(draw), chance=Chance(BIRTHS, 0, 3))
+    with pytest.raises(ChanceError, match="^a die shows 1 to 6, not 7$"):
+        decide_chance(births, Births(births.players[0].name, (6, 7, 0)))
