@@ -79,8 +79,10 @@ def chance_due(state: State) -> Due | None:
         return Due(REWARD_ROW, n=r.bonus_laid + r.points_laid)
     if not state.dice:
         fields = len(empty_fields(state))
-        if fields and tiles_left(state):
-            return Due(ALLIANCES, n=min(fields, tiles_left(state)))
+        if fields:
+            left = tiles_left(state)
+            if left:
+                return Due(ALLIANCES, n=min(fields, left))
         return Due(ROLL, n=r.dice_per_colour[n] * len(COLOURS))
     return Due(TASKS, n=len(r.tasks))
 
@@ -124,15 +126,18 @@ def drawable(state: State) -> list[str]:
     return [t for t in state.pool if state.family_left[r.families.index(r.tile_family(t))] > 0]
 
 
-_FAMILY_OF: dict[tuple[str, ...], dict[str, int]] = {}
-"""Per list of families (`Rules.families`): the index of each tile's family, by tile."""
+_FAMILY_OF: dict[tuple[tuple[str, ...], tuple[int, ...]], dict[str, int]] = {}
+"""Per set of alliance tiles (`Rules.families`, `Rules.family_tiles`): the index in
+`Rules.families` of each tile's family, by tile id (`_family_index`)."""
 
 
 def _family_index(r: Rules) -> dict[str, int]:
-    """The index in `r.families` of each alliance tile's family, by tile id."""
-    index = _FAMILY_OF.get(r.families)
+    """The index in `r.families` of each alliance tile's family, by tile id: its keys
+    are `r.alliance_tiles`."""
+    key = (r.families, r.family_tiles)
+    index = _FAMILY_OF.get(key)
     if index is None:
-        index = _FAMILY_OF[r.families] = {
+        index = _FAMILY_OF[key] = {
             t: r.families.index(r.tile_family(t)) for t in r.alliance_tiles}
     return index
 
@@ -147,14 +152,18 @@ def _draw_tiles(state: State, n: int, bits: Bits) -> list[str]:
     index = _family_index(r)
     pool = list(state.pool)
     left = list(state.family_left)
+    every = min(left, default=1) > 0  # every family may still give a tile (mostly)
     out = []
     for _ in range(n):
-        # the pool's tiles whose family may still give one (mostly all of them)
-        can = pool if min(left, default=1) > 0 else [
-            t for t in pool if left[_family(r, index, t)] > 0]
-        tile = can[_below(bits, len(can))]
-        pool.remove(tile)
-        left[_family(r, index, tile)] -= 1
+        if every:
+            tile = pool.pop(_below(bits, len(pool)))  # (equal tiles are alike)
+        else:
+            can = [t for t in pool if left[_family(r, index, t)] > 0]
+            tile = can[_below(bits, len(can))]
+            pool.remove(tile)
+        i = _family(r, index, tile)
+        left[i] -= 1
+        every = every and left[i] > 0
         out.append(tile)
     return out
 
@@ -291,16 +300,19 @@ def _bad(message: str) -> ChanceError:
 
 def _check_tiles(state: State, tiles: list[str]) -> None:
     r = state.rules
+    index = _family_index(r)
     # the tiles of the pool by tile: counted one by one for a single tile (a draw)
     pool: dict[str, int] = (Counter(state.pool) if len(tiles) != 1
                             else {tiles[0]: state.pool.count(tiles[0])})
     left = list(state.family_left)
     for t in tiles:
-        family = r.tile_family(t)
-        if family not in r.families or t[len(family):] not in _points_of(r):
-            raise _bad(f"{t!r} is no alliance tile (family and VP, e.g. "
-                       f"{r.alliance_tiles[0]!r})")
-        i = r.families.index(family)
+        i = index.get(t)  # a known tile (`_points_of`: the same as the check below)
+        if i is None:
+            family = r.tile_family(t)
+            if family not in r.families or t[len(family):] not in _points_of(r):
+                raise _bad(f"{t!r} is no alliance tile (family and VP, e.g. "
+                           f"{r.alliance_tiles[0]!r})")
+            i = r.families.index(family)
         if pool.get(t, 0) <= 0 or left[i] <= 0:
             raise _bad(f"no {t!r} tile is left to draw")
         pool[t] -= 1
