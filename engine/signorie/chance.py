@@ -8,7 +8,9 @@ line, checked here against what could have happened.
 
 from __future__ import annotations
 
-import random
+# The generator random.Random adds its Python methods to (seeded by an int, the same):
+# built without random.Random's Python-level seed(), which a chance step pays for.
+from _random import Random as _Generator
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -93,7 +95,21 @@ Bits = Callable[[int], int]
 
 def _bits(seed: str, state: State, purpose: str) -> Bits:
     key = decks.draw_key(seed, state.version, purpose)
-    return random.Random(int.from_bytes(key, "big")).getrandbits
+    return _Generator(int.from_bytes(key, "big")).getrandbits
+
+
+def _rolled(bits: Bits, faces: int, n: int) -> list[int]:
+    """`n` dice of `faces` faces: `1 + _below(bits, faces)` each, in one loop."""
+    if faces <= 0:
+        raise ValueError("empty range for randrange()")
+    k = faces.bit_length()
+    out = []
+    for _ in range(n):
+        v = bits(k)
+        while v >= faces:
+            v = bits(k)
+        out.append(v + 1)
+    return out
 
 
 def _below(bits: Bits, n: int) -> int:
@@ -183,15 +199,14 @@ def resolve_chance(state: State, seed: str) -> ChanceCommand:
     if kind == ROLL:
         per = r.dice_per_colour[len(state.players)]
         faces = r.die_faces
-        return Roll(tuple((c, tuple(sorted([1 + _below(bits, faces) for _ in range(per)])))
-                          for c in COLOURS))
+        return Roll(tuple([(c, tuple(sorted(_rolled(bits, faces, per))))
+                           for c in COLOURS]))
     if kind == TASKS:
         return Tasks(tuple(_shuffled(list(r.tasks), bits)))
     if kind == BIRTHS:
         assert due.seat is not None
-        faces = r.die_faces
         return Births(state.players[due.seat].name,
-                      tuple([1 + _below(bits, faces) for _ in range(due.n)]))
+                      tuple(_rolled(bits, r.die_faces, due.n)))
     if kind == DRAW:
         assert due.seat is not None
         return Draw(state.players[due.seat].name, _draw_tiles(state, 1, bits)[0])

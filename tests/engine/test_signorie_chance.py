@@ -35,6 +35,7 @@ from engine.signorie.commands import (
     Tasks,
 )
 from engine.signorie.definition import GAME
+from engine.signorie.positions import opening
 from engine.signorie.state import ALLIANCES, BIRTHS, DRAW, Chance, State, replace
 
 
@@ -102,8 +103,12 @@ def test_below_draws_what_randrange_and_randint_draw() -> None:
         for n in (1, 2, 3, 5, 6, 7, 8, 9, 10, 16, 17, 31, 32, 33, 60, 64, 100, 1000):
             assert chance._below(ours, n) == theirs.randrange(n)
             assert 1 + chance._below(ours, n) == theirs.randint(1, n)
+        assert chance._rolled(ours, 6, 20) == [theirs.randint(1, 6) for _ in range(20)]
     with pytest.raises(ValueError):
         chance._below(random.Random(1).getrandbits, 0)
+    key = decks.draw_key("s", 7, "roll:None")
+    assert chance._bits("s", replace(opening(("anna", "bas", "chris")), version=7), "roll:None")(
+        64) == random.Random(int.from_bytes(key, "big")).getrandbits(64)
 
 
 def test_the_key_of_a_draw_is_the_same() -> None:
