@@ -14,7 +14,8 @@ without a running generator, so any single draw can be recomputed on its own.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 Deck = tuple[frozenset[str], ...]
 
@@ -74,9 +75,22 @@ def put_under(deck: Deck, cards: Iterable[str]) -> Deck:
     return (*deck, s) if s else deck
 
 
-def _stream(key: bytes) -> Iterator[int]:
-    from hashlib import sha256  # only seeded draws hash: a recorded log's replay never loads it
+_sha256: Callable[[bytes], Any] | None = None
+"""`hashlib.sha256`, imported at the first seeded draw (`_hash`): a recorded log's replay
+never loads hashlib."""
 
+
+def _hash() -> Callable[[bytes], Any]:
+    global _sha256
+    if _sha256 is None:
+        from hashlib import sha256
+
+        _sha256 = sha256
+    return _sha256
+
+
+def _stream(key: bytes) -> Iterator[int]:
+    sha256 = _hash()
     counter = 0
     while True:
         block = sha256(key + counter.to_bytes(8, "big")).digest()
@@ -96,9 +110,9 @@ def _below(stream: Iterator[int], n: int) -> int:
 
 def draw_key(seed: str, position: int, purpose: str) -> bytes:
     """The key of one random draw: the seed, the event position and what is drawn."""
-    from hashlib import sha256
-
-    return sha256(f"pbem-draw|{seed}|{position}|{purpose}".encode()).digest()
+    sha256 = _sha256 if _sha256 is not None else _hash()
+    key: bytes = sha256(f"pbem-draw|{seed}|{position}|{purpose}".encode()).digest()
+    return key
 
 
 def sample(deck: Deck, n: int, key: bytes) -> tuple[str, ...]:

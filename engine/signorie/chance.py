@@ -8,8 +8,11 @@ line, checked here against what could have happened.
 
 from __future__ import annotations
 
-import random
+# The generator random.Random adds its Python methods to (seeded by an int, the same):
+# built without random.Random's Python-level seed(), which a chance step pays for.
+from _random import Random as _Generator
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from engine import decks
@@ -62,37 +65,73 @@ def tiles_left(state: State) -> int:
 
 
 def chance_due(state: State) -> Due | None:
-    if state.chance is not None:
-        c = state.chance
+    c = state.chance
+    if c is not None:
         return Due(c.kind, c.seat, c.n if c.kind == BIRTHS else 1)
+    phase = state.phase
+    if phase != SETUP and phase != PREPARE:  # (asked after every move of a seeded game)
+        return None
     r = state.rules
     n = len(state.players)
-    if state.phase == SETUP:
+    if phase == SETUP:
         if not state.order:
             return Due(ORDER, n=n)
         if not state.cities:
             return Due(CITIES_DUE, n=r.city_count[n])
         return Due(REWARD_ROW, n=r.bonus_laid + r.points_laid)
-    if state.phase == PREPARE:
-        if not state.dice:
-            fields = len(empty_fields(state))
-            if fields and tiles_left(state):
-                return Due(ALLIANCES, n=min(fields, tiles_left(state)))
-            return Due(ROLL, n=r.dice_per_colour[n] * len(COLOURS))
-        return Due(TASKS, n=len(r.tasks))
-    return None
+    if not state.dice:
+        fields = len(empty_fields(state))
+        if fields:
+            left = tiles_left(state)
+            if left:
+                return Due(ALLIANCES, n=min(fields, left))
+        return Due(ROLL, n=r.dice_per_colour[n] * len(COLOURS))
+    return Due(TASKS, n=len(r.tasks))
 
 
-def _rng(seed: str, state: State, purpose: str) -> random.Random:
+Bits = Callable[[int], int]
+"""`random.Random.getrandbits` of a generator keyed by the seed (`_bits`)."""
+
+
+def _bits(seed: str, state: State, purpose: str) -> Bits:
     key = decks.draw_key(seed, state.version, purpose)
-    return random.Random(int.from_bytes(key, "big"))
+    return _Generator(int.from_bytes(key, "big")).getrandbits
 
 
-def _shuffled(items: list[Any], rng: random.Random) -> list[Any]:
+def _rolled(bits: Bits, faces: int, n: int) -> list[int]:
+    """`n` dice of `faces` faces: `1 + _below(bits, faces)` each, in one loop."""
+    if faces <= 0:
+        raise ValueError("empty range for randrange()")
+    k = faces.bit_length()
+    out = []
+    for _ in range(n):
+        v = bits(k)
+        while v >= faces:
+            v = bits(k)
+        out.append(v + 1)
+    return out
+
+
+def _below(bits: Bits, n: int) -> int:
+    """A uniform integer in [0, n), `n` > 0: exactly what `random.Random.randrange(n)`
+    draws from the same generator (CPython 3.11 to 3.13: `_randbelow_with_getrandbits`),
+    without its checks and calls. `randint(1, faces)` is `1 + _below(bits, faces)`.
+    Written out so that the draws stay the same: old seeded logs depend on them
+    (tests/engine/test_signorie_chance.py checks it against `random.Random`)."""
+    if n <= 0:
+        raise ValueError("empty range for randrange()")
+    k = n.bit_length()
+    r = bits(k)
+    while r >= n:
+        r = bits(k)
+    return r
+
+
+def _shuffled(items: list[Any], bits: Bits) -> list[Any]:
     """A uniform permutation (Fisher-Yates with randrange: the same on every Python)."""
     out = list(items)
     for i in range(len(out) - 1, 0, -1):
-        j = rng.randrange(i + 1)
+        j = _below(bits, i + 1)
         out[i], out[j] = out[j], out[i]
     return out
 
@@ -103,16 +142,44 @@ def drawable(state: State) -> list[str]:
     return [t for t in state.pool if state.family_left[r.families.index(r.tile_family(t))] > 0]
 
 
-def _draw_tiles(state: State, n: int, rng: random.Random) -> list[str]:
+_FAMILY_OF: dict[tuple[tuple[str, ...], tuple[int, ...]], dict[str, int]] = {}
+"""Per set of alliance tiles (`Rules.families`, `Rules.family_tiles`): the index in
+`Rules.families` of each tile's family, by tile id (`_family_index`)."""
+
+
+def _family_index(r: Rules) -> dict[str, int]:
+    """The index in `r.families` of each alliance tile's family, by tile id: its keys
+    are `r.alliance_tiles`."""
+    key = (r.families, r.family_tiles)
+    index = _FAMILY_OF.get(key)
+    if index is None:
+        index = _FAMILY_OF[key] = {
+            t: r.families.index(r.tile_family(t)) for t in r.alliance_tiles}
+    return index
+
+
+def _family(r: Rules, index: dict[str, int], tile: str) -> int:
+    i = index.get(tile)
+    return i if i is not None else r.families.index(r.tile_family(tile))
+
+
+def _draw_tiles(state: State, n: int, bits: Bits) -> list[str]:
     r = state.rules
+    index = _family_index(r)
     pool = list(state.pool)
     left = list(state.family_left)
+    every = min(left, default=1) > 0  # every family may still give a tile (mostly)
     out = []
     for _ in range(n):
-        can = [t for t in pool if left[r.families.index(r.tile_family(t))] > 0]
-        tile = can[rng.randrange(len(can))]
-        pool.remove(tile)
-        left[r.families.index(r.tile_family(tile))] -= 1
+        if every:
+            tile = pool.pop(_below(bits, len(pool)))  # (equal tiles are alike)
+        else:
+            can = [t for t in pool if left[_family(r, index, t)] > 0]
+            tile = can[_below(bits, len(can))]
+            pool.remove(tile)
+        i = _family(r, index, tile)
+        left[i] -= 1
+        every = every and left[i] > 0
         out.append(tile)
     return out
 
@@ -126,32 +193,36 @@ def resolve_chance(state: State, seed: str) -> ChanceCommand:
     due = chance_due(state)
     if due is None:
         raise IllegalMoveError("no chance is due now", "chance")
-    rng = _rng(seed, state, f"{due.kind}:{due.seat}")
+    kind = due.kind
+    bits = _bits(seed, state, f"{kind}:{due.seat}")
     r = state.rules
-    names = state.names
-    if due.kind == ORDER:
-        return Order(tuple(_shuffled(list(names), rng)))
-    if due.kind == CITIES_DUE:
-        chosen = set(_shuffled(list(CITIES), rng)[:due.n])
-        return Cities(tuple(c for c in CITIES if c in chosen))
-    if due.kind == REWARD_ROW:
-        bonus = _shuffled(list(r.bonus_tiles), rng)[:r.bonus_laid]
-        points = _shuffled(list(r.points_tiles), rng)[:r.points_laid]
-        return Rewards((*bonus, *points))
-    if due.kind == ALLIANCES:
+    if kind == ROLL:
+        per = r.dice_per_colour[len(state.players)]
+        faces = r.die_faces
+        return Roll(tuple([(c, tuple(sorted(_rolled(bits, faces, per))))
+                           for c in COLOURS]))
+    if kind == TASKS:
+        return Tasks(tuple(_shuffled(list(r.tasks), bits)))
+    if kind == BIRTHS:
+        assert due.seat is not None
+        return Births(state.players[due.seat].name,
+                      tuple(_rolled(bits, r.die_faces, due.n)))
+    if kind == DRAW:
+        assert due.seat is not None
+        return Draw(state.players[due.seat].name, _draw_tiles(state, 1, bits)[0])
+    if kind == ALLIANCES:
         fields = empty_fields(state)[:due.n]
-        tiles = _draw_tiles(state, len(fields), rng)
+        tiles = _draw_tiles(state, len(fields), bits)
         return Alliances(tuple((c, f, t) for (c, f), t in zip(fields, tiles, strict=True)))
-    if due.kind == ROLL:
-        per = r.dice_per_colour[len(names)]
-        return Roll(tuple((c, tuple(sorted(rng.randint(1, r.die_faces) for _ in range(per))))
-                          for c in COLOURS))
-    if due.kind == TASKS:
-        return Tasks(tuple(_shuffled(list(r.tasks), rng)))
-    assert due.seat is not None
-    if due.kind == BIRTHS:
-        return Births(names[due.seat], tuple(rng.randint(1, r.die_faces) for _ in range(due.n)))
-    return Draw(names[due.seat], _draw_tiles(state, 1, rng)[0])
+    if kind == ORDER:
+        return Order(tuple(_shuffled(list(state.names), bits)))
+    if kind == CITIES_DUE:
+        chosen = set(_shuffled(list(CITIES), bits)[:due.n])
+        return Cities(tuple(c for c in CITIES if c in chosen))
+    assert kind == REWARD_ROW
+    bonus = _shuffled(list(r.bonus_tiles), bits)[:r.bonus_laid]
+    points = _shuffled(list(r.points_tiles), bits)[:r.points_laid]
+    return Rewards((*bonus, *points))
 
 
 def same_chance(state: State, command: Any) -> bool:
@@ -160,10 +231,14 @@ def same_chance(state: State, command: Any) -> bool:
     return due is not None and _same(state, due, command)
 
 
+_NAMING = (Births, Draw)
+"""The chance commands that name the player they concern."""
+
+
 def _same(state: State, due: Due, command: Any) -> bool:
     if not isinstance(command, _COMMAND[due.kind]):
         return False
-    if isinstance(command, Births | Draw):
+    if isinstance(command, _NAMING):
         assert due.seat is not None
         return command.player == state.players[due.seat].name
     return True
@@ -240,15 +315,20 @@ def _bad(message: str) -> ChanceError:
 
 def _check_tiles(state: State, tiles: list[str]) -> None:
     r = state.rules
-    pool = Counter(state.pool)
+    index = _family_index(r)
+    # the tiles of the pool by tile: counted one by one for a single tile (a draw)
+    pool: dict[str, int] = (Counter(state.pool) if len(tiles) != 1
+                            else {tiles[0]: state.pool.count(tiles[0])})
     left = list(state.family_left)
     for t in tiles:
-        family = r.tile_family(t)
-        if family not in r.families or t[len(family):] not in _points_of(r):
-            raise _bad(f"{t!r} is no alliance tile (family and VP, e.g. "
-                       f"{r.alliance_tiles[0]!r})")
-        i = r.families.index(family)
-        if pool[t] <= 0 or left[i] <= 0:
+        i = index.get(t)  # a known tile (`_points_of`: the same as the check below)
+        if i is None:
+            family = r.tile_family(t)
+            if family not in r.families or t[len(family):] not in _points_of(r):
+                raise _bad(f"{t!r} is no alliance tile (family and VP, e.g. "
+                           f"{r.alliance_tiles[0]!r})")
+            i = r.families.index(family)
+        if pool.get(t, 0) <= 0 or left[i] <= 0:
             raise _bad(f"no {t!r} tile is left to draw")
         pool[t] -= 1
         left[i] -= 1
@@ -336,6 +416,6 @@ def decide_chance(state: State, cmd: Any) -> list[Any]:
 
 
 def _check_faces(values: tuple[int, ...], faces: int) -> None:
-    bad = [v for v in values if not 1 <= v <= faces]
-    if bad:
-        raise _bad(f"a die shows 1 to {faces}, not {bad[0]}")
+    for v in values:
+        if not 1 <= v <= faces:
+            raise _bad(f"a die shows 1 to {faces}, not {v}")

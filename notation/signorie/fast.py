@@ -10,6 +10,7 @@ result always equals the slow one (tests/notation/test_signorie_fast.py).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from engine.signorie.commands import (
     CAREERS,
@@ -126,18 +127,17 @@ def _steps(toks: list[str]) -> tuple[Step, ...] | None:
 
 
 def _words(toks: list[str], lookup: dict[str, str]) -> tuple[str, ...] | None:
-    words = []
-    for tok in toks:
-        word = lookup.get(tok) or lookup.get(tok.lower())
-        if word is None:
+    words: tuple[Any, ...] = tuple(map(lookup.get, toks))  # each as written, mostly found
+    if None in words:
+        words = tuple([lookup.get(tok) or lookup.get(tok.lower()) for tok in toks])
+        if None in words:
             return None
-        words.append(word)
-    return tuple(words) or None
+    return words or None
 
 
 def _dice(toks: list[str]) -> tuple[int, ...] | None:
-    values = tuple(_FACE.get(tok, 0) for tok in toks)
-    return values if values and 0 not in values else None
+    values: tuple[Any, ...] = tuple(map(_FACE.get, toks))
+    return values if values and None not in values else None
 
 
 # --- actions: the tokens after the action's word --------------------------------------
@@ -300,6 +300,19 @@ def fast_command(toks: list[str], players: Vocabulary | None) -> PlayerCommand |
 # --- chance lines ------------------------------------------------------------------------
 
 
+ITEMS = 1 << 12
+"""At most this many items of `* roll` and `* alliances` lines are remembered (then they
+are forgotten and remembered anew)."""
+
+_ROLLED: dict[str, tuple[str, tuple[int, ...]]] = {}
+"""The item of a `* roll` line by its text between commas (`yellow 1 2 4 4`): a roll as
+a whole seldom comes again, but the dice of one colour do (126 sorted rolls of 4 dice)."""
+
+_LAID: dict[str, tuple[str, str, str]] = {}
+"""The item of an `* alliances` line by its text between commas (`milano marriage
+este2`), for the same reason."""
+
+
 def _player(tok: str, players: Vocabulary | None) -> str | None:
     if players is None:
         return tok.lower()
@@ -327,35 +340,56 @@ def _alliance_item(toks: list[str]) -> tuple[str, str, str] | None:
     return city, field, tile
 
 
+def _roll(items: list[str]) -> Roll | None:
+    rolled = []
+    for item in items:
+        die = _ROLLED.get(item)
+        if die is None:
+            die = _roll_item(item.split())
+            if die is None:
+                return None
+            if len(_ROLLED) >= ITEMS:
+                _ROLLED.clear()
+            _ROLLED[item] = die
+        rolled.append(die)
+    return Roll(tuple(rolled))
+
+
+def _alliances(items: list[str]) -> Alliances | None:
+    tiles = []
+    for item in items:
+        tile = _LAID.get(item)
+        if tile is None:
+            tile = _alliance_item(item.split())
+            if tile is None:
+                return None
+            if len(_LAID) >= ITEMS:
+                _LAID.clear()
+            _LAID[item] = tile
+        tiles.append(tile)
+    return Alliances(tuple(tiles))
+
+
 def fast_chance(text: str, star: int, players: Vocabulary | None) -> ChanceCommand | None:
     """The chance command of a common well-formed chance line, else None (the slow path
     `read_chance` then parses or explains)."""
-    parts = text[star + 1 :].split(",")
-    head = parts[0].split()
+    head = text[star + 1 :].split(None, 1)
     if not head:
         return None
-    event = _word(head[0], _CHANCE)
-    if event == "roll":
-        rolled = []
-        for n, part in enumerate(parts):
-            die = _roll_item(head[1:] if n == 0 else part.split())
-            if die is None:
-                return None
-            rolled.append(die)
-        return Roll(tuple(rolled))
-    if event == "alliances":
-        if len(parts) == 1 and len(head) == 1:
-            return Alliances(())
-        tiles = []
-        for n, part in enumerate(parts):
-            tile = _alliance_item(head[1:] if n == 0 else part.split())
-            if tile is None:
-                return None
-            tiles.append(tile)
-        return Alliances(tuple(tiles))
-    if event is None or len(parts) != 1 or len(head) < 2:
+    tok = head[0]
+    event = _CHANCE.get(tok) or _CHANCE.get(tok.lower())
+    if event is None:
         return None
-    args = head[1:]
+    if len(head) == 1:  # the event's word alone (a comma in it is no event word)
+        return Alliances(()) if event == "alliances" else None
+    rest = head[1]
+    if event == "roll":
+        return _roll(rest.split(","))
+    if event == "alliances":
+        return _alliances(rest.split(","))
+    if "," in rest:
+        return None
+    args = rest.split()
     if event == "births" or event == "draw":
         player = _player(args[0], players)
         if player is None:

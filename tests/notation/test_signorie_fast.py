@@ -126,3 +126,31 @@ def test_every_step_of_the_fast_table_is_the_slow_step() -> None:
         assert read_step(r) == step and r.at_end, text
         assert fast_command(["take", "grey", "4", "tracks", text], None) == \
             _slow_command(f"take grey 4 tracks {text}", None)
+
+
+def test_remembered_roll_and_alliance_items_read_as_the_slow_path() -> None:
+    """The items of `* roll` and `* alliances` lines are remembered by their text: a
+    line read again, or another line with some of the same items, reads the same as
+    the slow path, and a bad item spelled like a remembered good one stays bad."""
+    roll = ("* roll yellow 1 2 4 4, red 6 6 6 6, purple 1 1 1 1, grey 2 3 4 5,"
+            " turquoise 1 2 3 6")
+    laid = "* alliances milano marriage este3, roma mission visconti2"
+    for line in [roll, laid, roll, laid, roll.replace("red 6 6 6 6", "red 4 4 4 4"),
+                 laid.replace("milano", "napoli"), roll.upper(), laid.upper()]:
+        fast = fast_chance(line, 0, VOCABULARY)
+        assert fast is not None and fast == _slow_chance(line, VOCABULARY), line
+    for line in [roll.replace(", red", ",, red"), roll.replace("yellow", "yellow yellow"),
+                 roll.replace("grey 2 3 4 5", "grey 2 3 4 7"), roll + ",",
+                 laid.replace(", roma", " roma"), laid.replace("este3", "este3 este3"),
+                 "* roll  ,red 6 6 6 6", "* roll, red 6 6 6 6"]:
+        assert fast_chance(line, 0, VOCABULARY) is None, line
+
+
+def test_remembered_items_are_bounded() -> None:
+    from notation.signorie import fast as module
+
+    for k in range(module.ITEMS + 10):
+        line = f"* roll yellow {' '.join('1' * (1 + k % 50))}, red 1{' ' * (k // 50)}"
+        fast = fast_chance(line, 0, None)
+        assert fast is not None and fast == _slow_chance(line, None)
+        assert len(module._ROLLED) <= module.ITEMS
