@@ -112,9 +112,18 @@ def apply_in_place(state: State, seat: int, cmd: Command) -> list[Event]:
     for e in events:  # (no handler reads the version: it is counted once per batch)
         handlers[type(e)](state, e)
     state.version += len(events)
-    if state.pending is not None or (state.turn is not None and state.phase == "auction"):
-        return events  # nothing follows by itself (`automatic`'s first cases)
     while True:
+        # Nothing follows by itself in the common cases (`automatic`'s first ones): a
+        # step pending, a bidder or namer to act, an action player with actions left.
+        if state.pending is not None:
+            return events
+        turn = state.turn
+        if turn is not None:
+            phase = state.phase
+            if phase == "auction" or (
+                    phase == "action" and state.court is None
+                    and state.players[turn].actions < state.rules.limits["actions"]):
+                return events
         more = automatic(state)
         if not more:
             return events

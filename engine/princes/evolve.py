@@ -95,15 +95,6 @@ def started_state(e: GameStarted) -> State:
     )
 
 
-def _next_seat(state: State, after: int, ok: Callable[[int], bool]) -> int | None:
-    n = len(state.players)
-    for i in range(1, n + 1):
-        s = (after + i) % n
-        if ok(s):
-            return s
-    return None
-
-
 def _next_bidder(state: State, after: int) -> int | None:
     """The next seat that may bid on the lot: still in the auction phase, not the
     high bidder, not passed on this lot, and able to take the lot."""
@@ -127,9 +118,15 @@ def _next_bidder(state: State, after: int) -> int | None:
 
 
 def _next_namer(state: State) -> int | None:
-    if state.in_auction(state.namer):
-        return state.namer
-    return _next_seat(state, state.namer, state.in_auction)
+    """The namer if still in the auction phase, else the next seat that is."""
+    players, namer = state.players, state.namer
+    n = len(players)
+    for i in range(n):
+        s = (namer + i) % n
+        p = players[s]
+        if not p.won and not p.out:
+            return s
+    return None
 
 
 def _count(used: Mapping[str, int], kind: str) -> dict[str, int]:
