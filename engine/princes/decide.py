@@ -256,7 +256,7 @@ def _decide_pending(state: State, pending: Pending, seat: int, cmd: Command) -> 
                           "('choose CARD')", "choose")
         if cmd.card not in pending.cards:
             raise illegal(f"{cmd.card!r} is not among the cards you drew", "choose")
-        returned = tuple(c for c in pending.cards if c != cmd.card)
+        returned = tuple([c for c in pending.cards if c != cmd.card])
         return [CardChosen(seat, pending.deck, cmd.card, returned)]
     if not isinstance(cmd, Place):
         raise illegal(f"first place the {pending.tile} you won ('place {pending.tile} "
@@ -291,7 +291,7 @@ def _decide_keep(state: State, seat: int, cmd: Keep) -> list[Event]:
     for c in cmd.cards:
         if c not in p.dealt:
             raise illegal(f"{c!r} was not dealt to you", "keep")
-    returned = tuple(c for c in p.dealt if c not in cmd.cards)
+    returned = tuple([c for c in p.dealt if c not in cmd.cards])
     return [ProfessionsKept(seat, cmd.cards, returned)]
 
 

@@ -152,9 +152,11 @@ def _on_professions_dealt(s: State, e: ProfessionsDealt) -> None:
     player(s, e.seat).dealt = e.cards
     # the next deal due is to the first seat not dealt yet (a recorded log may state
     # the deals in any order; in seat order, that is the next seat)
-    nxt = next((i for i, p in enumerate(s.players) if not p.dealt), None)
-    s.pending = (Pending("deal", nxt, "profession", s.rules.professions_dealt)
-                 if nxt is not None else None)
+    s.pending = None
+    for i, p in enumerate(s.players):
+        if not p.dealt:
+            s.pending = Pending("deal", i, "profession", s.rules.professions_dealt)
+            break
     s.phase = "deal" if s.pending else "keep"
 
 
@@ -256,7 +258,7 @@ def _on_auction_ended(s: State, e: AuctionEnded) -> None:
 
 def _on_cards_drawn(s: State, e: CardsDrawn) -> None:
     s.decks = {**s.decks, e.deck: decks.remove_drawn(s.decks[e.deck], e.cards)}
-    s.pending = Pending("choose", e.seat, e.deck, cards=e.cards)
+    s.pending = Pending("choose", e.seat, e.deck, 0, e.cards)
 
 
 def _on_card_chosen(s: State, e: CardChosen) -> None:
