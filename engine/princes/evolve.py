@@ -137,12 +137,6 @@ def _count(used: Mapping[str, int], kind: str) -> dict[str, int]:
     return d
 
 
-def _after_pending(s: State) -> None:
-    """Where play goes once a won object's placement or choice is done."""
-    if s.phase == "auction":
-        s.turn = _next_namer(s)
-
-
 def _on_game_started(s: State, e: GameStarted) -> None:
     raise AssertionError("the first event is folded by started_state()")
 
@@ -169,8 +163,10 @@ def _on_professions_kept(s: State, e: ProfessionsKept) -> None:
 
 
 def _on_round_started(s: State, e: RoundStarted) -> None:
-    for seat in range(len(s.players)):
-        p = player(s, seat)
+    if s.shared:  # every player changes: each its own first
+        for seat in range(len(s.players)):
+            player(s, seat)
+    for p in s.players:
         p.actions = 0
         p.used = {}
         p.best_wv = 0
@@ -216,7 +212,7 @@ def _on_naming_declined(s: State, e: NamingDeclined) -> None:
 
 def _on_auction_won(s: State, e: AuctionWon) -> None:
     rules = s.rules
-    p = player(s, e.seat)
+    p = player(s, e.seat) if s.shared else s.players[e.seat]
     p.won = True
     p.fame -= e.fame_sold
     p.florins += e.fame_sold * rules.fame_step_florins - e.price
@@ -244,8 +240,8 @@ def _on_auction_won(s: State, e: AuctionWon) -> None:
     s.marked = s.marked | {e.obj}
     s.sold = (e.seat, e.obj)  # who passed on it stays in `passed` until the next lot
     s.pending = pending
-    if pending is None:
-        _after_pending(s)
+    if pending is None and s.phase == "auction":  # the next namer names
+        s.turn = _next_namer(s)
 
 
 def _on_auction_ended(s: State, e: AuctionEnded) -> None:
@@ -262,7 +258,7 @@ def _on_cards_drawn(s: State, e: CardsDrawn) -> None:
 
 
 def _on_card_chosen(s: State, e: CardChosen) -> None:
-    p = player(s, e.seat)
+    p = player(s, e.seat) if s.shared else s.players[e.seat]
     if e.deck == "profession":
         p.hand = (*p.hand, e.card)
     elif e.deck == "bonus":
@@ -271,11 +267,12 @@ def _on_card_chosen(s: State, e: CardChosen) -> None:
         p.prestige_hand = (*p.prestige_hand, e.card)
     s.decks = {**s.decks, e.deck: decks.put_under(s.decks[e.deck], e.returned)}
     s.pending = None
-    _after_pending(s)
+    if s.phase == "auction":  # the next namer names
+        s.turn = _next_namer(s)
 
 
 def _on_landscape_placed(s: State, e: LandscapePlaced) -> None:
-    p = player(s, e.seat)
+    p = player(s, e.seat) if s.shared else s.players[e.seat]
     p.landscapes = (*p.landscapes, (e.landscape, e.cells))
     p.occupied |= s.rules.grid.mask_of(e.cells)
     p.fame += e.fame
@@ -283,7 +280,8 @@ def _on_landscape_placed(s: State, e: LandscapePlaced) -> None:
     if pending is not None and pending.tile == LANDSCAPE_LOT:
         s.stacks = {**s.stacks, e.landscape: s.stacks[e.landscape] - 1}
     s.pending = None
-    _after_pending(s)
+    if s.phase == "auction":  # the next namer names
+        s.turn = _next_namer(s)
 
 
 def _on_freedoms_added(s: State, e: FreedomsAdded) -> None:
@@ -295,7 +293,7 @@ def _on_freedoms_added(s: State, e: FreedomsAdded) -> None:
 
 
 def _on_building_built(s: State, e: BuildingBuilt) -> None:
-    p = player(s, e.seat)
+    p = player(s, e.seat) if s.shared else s.players[e.seat]
     mask = s.rules.grid.mask_of(e.cells)
     p.buildings = (*p.buildings, (e.building, e.cells))
     p.occupied |= mask
@@ -361,7 +359,7 @@ def _on_fame_sold(s: State, e: FameSold) -> None:
 
 
 def _on_turn_ended(s: State, e: TurnEnded) -> None:
-    player(s, e.seat).turn_done = True
+    (player(s, e.seat) if s.shared else s.players[e.seat]).turn_done = True
     players = s.players
     n = len(players)
     for i in range(1, n + 1):
