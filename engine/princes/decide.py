@@ -113,18 +113,22 @@ def apply_in_place(state: State, seat: int, cmd: Command) -> list[Event]:
         handlers[type(e)](state, e)
     state.version += len(events)
     while True:
-        # Nothing follows by itself in the common cases (`automatic`'s first ones): a
-        # step pending, a bidder or namer to act, an action player with actions left.
+        # `automatic`'s common cases first: nothing follows a step pending, a bidder
+        # or namer to act, or an action player with actions left; the turn of one
+        # with none left ends (as `_action_automatic` says, with no court).
         if state.pending is not None:
             return events
         turn = state.turn
-        if turn is not None:
-            phase = state.phase
-            if phase == "auction" or (
-                    phase == "action" and state.court is None
-                    and state.players[turn].actions < state.rules.limits["actions"]):
+        if turn is None:
+            more = automatic(state)
+        elif state.phase == "auction":
+            return events
+        elif state.phase == "action" and state.court is None:
+            if state.players[turn].actions < state.rules.limits["actions"]:
                 return events
-        more = automatic(state)
+            more = [TurnEnded(turn)]
+        else:
+            more = automatic(state)
         if not more:
             return events
         for e in more:
