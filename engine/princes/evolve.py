@@ -223,11 +223,11 @@ def _on_auction_won(s: State, e: AuctionWon) -> None:
         n = min(rules.draw, decks.deck_size(s.decks["prestige"]))
         pending = Pending("draw", e.seat, "prestige", n)
     elif e.obj == LANDSCAPE_LOT:  # the type is chosen, and its stack used, at placing
-        pending = Pending("place", e.seat, tile=LANDSCAPE_LOT)
+        pending = Pending("place", e.seat, "", 0, (), LANDSCAPE_LOT)  # (positional: quicker)
     else:
         s.stacks = {**s.stacks, e.obj: s.stacks[e.obj] - 1}
         if e.obj in LANDSCAPES:
-            pending = Pending("place", e.seat, tile=e.obj)
+            pending = Pending("place", e.seat, "", 0, (), e.obj)
         elif e.obj == "jester":
             p.jesters += 1
         elif e.obj == "builder":
