@@ -36,24 +36,23 @@ def draw_error(deck: Deck, cards: tuple[str, ...], n: int) -> str | None:
     want = min(n, deck_size(deck))
     if len(cards) != want:
         return f"{want} cards are drawn here, not {len(cards)}"
-    if len(set(cards)) != len(cards):
-        return "the same card is named twice"
     rest = set(cards)
+    if len(rest) != len(cards):
+        return "the same card is named twice"
     for seg in deck:
         if not rest:
             break
         if len(seg) <= len(rest):
-            missing = seg - rest
-            if missing:
+            if not seg <= rest:
                 # Every card of this segment lies above the next one.
                 bad = sorted(rest - seg)
                 return f"'{bad[0]}' cannot be drawn yet: cards above it must come first"
             rest -= seg
         else:
-            bad = sorted(rest - seg)
-            if bad:
+            if not rest <= seg:
+                bad = sorted(rest - seg)
                 return f"'{bad[0]}' cannot be among the cards on top of the deck"
-            rest = set()
+            break
     return None
 
 
@@ -61,7 +60,9 @@ def remove_drawn(deck: Deck, cards: Iterable[str]) -> Deck:
     """The deck after `cards` (a valid draw) have been taken off the top."""
     rest = set(cards)
     out: list[frozenset[str]] = []
-    for seg in deck:
+    for i, seg in enumerate(deck):
+        if not rest:  # the segments below the cards drawn stay as they are
+            return (*out, *deck[i:])
         left = seg - rest
         rest -= seg
         if left:

@@ -151,7 +151,8 @@ def _bid(state: State, seat: int, cmd: Bid) -> list[Event]:
     if amount != want:
         raise illegal(f"a bid raises by exactly {step}: the next bid is {want}",
                       "auction-raise")
-    if not can_pay(rules, state.players[seat], amount):
+    p = state.players[seat]
+    if amount > p.florins and not can_pay(rules, p, amount):  # cash covers it: it can
         raise illegal(f"you cannot pay {amount}, even by selling all your fame",
                       "auction-cash")
     return [BidRaised(seat, amount)]

@@ -84,7 +84,10 @@ def placement_error(rules: Rules, p: Player, tile: str, cells: tuple[str, ...],
     why = grid.shape_error(tile, mask)
     if why:
         return why
-    if building and p.builders < 2 and mask & grid.neighbours(p.building_cells | grid.palazzo):
+    # (next to a building or the Palazzo: the cells next to the tile's, which cover
+    # neither, hold one)
+    if building and p.builders < 2 and \
+            grid.placement_neighbours(mask) & (p.building_cells | grid.palazzo):
         return ("a building may not touch another building or the Palazzo "
                 "unless you have 2 builders")
     return None

@@ -112,10 +112,23 @@ def apply_in_place(state: State, seat: int, cmd: Command) -> list[Event]:
     for e in events:  # (no handler reads the version: it is counted once per batch)
         handlers[type(e)](state, e)
     state.version += len(events)
-    if state.pending is not None or (state.turn is not None and state.phase == "auction"):
-        return events  # nothing follows by itself (`automatic`'s first cases)
     while True:
-        more = automatic(state)
+        # `automatic`'s common cases first: nothing follows a step pending, a bidder
+        # or namer to act, or an action player with actions left; the turn of one
+        # with none left ends (as `_action_automatic` says, with no court).
+        if state.pending is not None:
+            return events
+        turn = state.turn
+        if turn is None:
+            more = automatic(state)
+        elif state.phase == "auction":
+            return events
+        elif state.phase == "action" and state.court is None:
+            if state.players[turn].actions < state.rules.limits["actions"]:
+                return events
+            more = [TurnEnded(turn)]
+        else:
+            more = automatic(state)
         if not more:
             return events
         for e in more:
@@ -247,7 +260,7 @@ def _decide_pending(state: State, pending: Pending, seat: int, cmd: Command) -> 
                           "('choose CARD')", "choose")
         if cmd.card not in pending.cards:
             raise illegal(f"{cmd.card!r} is not among the cards you drew", "choose")
-        returned = tuple(c for c in pending.cards if c != cmd.card)
+        returned = tuple([c for c in pending.cards if c != cmd.card])
         return [CardChosen(seat, pending.deck, cmd.card, returned)]
     if not isinstance(cmd, Place):
         raise illegal(f"first place the {pending.tile} you won ('place {pending.tile} "
@@ -282,7 +295,7 @@ def _decide_keep(state: State, seat: int, cmd: Keep) -> list[Event]:
     for c in cmd.cards:
         if c not in p.dealt:
             raise illegal(f"{c!r} was not dealt to you", "keep")
-    returned = tuple(c for c in p.dealt if c not in cmd.cards)
+    returned = tuple([c for c in p.dealt if c not in cmd.cards])
     return [ProfessionsKept(seat, cmd.cards, returned)]
 
 

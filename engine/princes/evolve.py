@@ -95,15 +95,6 @@ def started_state(e: GameStarted) -> State:
     )
 
 
-def _next_seat(state: State, after: int, ok: Callable[[int], bool]) -> int | None:
-    n = len(state.players)
-    for i in range(1, n + 1):
-        s = (after + i) % n
-        if ok(s):
-            return s
-    return None
-
-
 def _next_bidder(state: State, after: int) -> int | None:
     """The next seat that may bid on the lot: still in the auction phase, not the
     high bidder, not passed on this lot, and able to take the lot."""
@@ -127,9 +118,15 @@ def _next_bidder(state: State, after: int) -> int | None:
 
 
 def _next_namer(state: State) -> int | None:
-    if state.in_auction(state.namer):
-        return state.namer
-    return _next_seat(state, state.namer, state.in_auction)
+    """The namer if still in the auction phase, else the next seat that is."""
+    players, namer = state.players, state.namer
+    n = len(players)
+    for i in range(n):
+        s = (namer + i) % n
+        p = players[s]
+        if not p.won and not p.out:
+            return s
+    return None
 
 
 def _count(used: Mapping[str, int], kind: str) -> dict[str, int]:
@@ -138,12 +135,6 @@ def _count(used: Mapping[str, int], kind: str) -> dict[str, int]:
     d = dict(used)
     d[kind] = d.get(kind, 0) + 1
     return d
-
-
-def _after_pending(s: State) -> None:
-    """Where play goes once a won object's placement or choice is done."""
-    if s.phase == "auction":
-        s.turn = _next_namer(s)
 
 
 def _on_game_started(s: State, e: GameStarted) -> None:
@@ -155,9 +146,11 @@ def _on_professions_dealt(s: State, e: ProfessionsDealt) -> None:
     player(s, e.seat).dealt = e.cards
     # the next deal due is to the first seat not dealt yet (a recorded log may state
     # the deals in any order; in seat order, that is the next seat)
-    nxt = next((i for i, p in enumerate(s.players) if not p.dealt), None)
-    s.pending = (Pending("deal", nxt, "profession", s.rules.professions_dealt)
-                 if nxt is not None else None)
+    s.pending = None
+    for i, p in enumerate(s.players):
+        if not p.dealt:
+            s.pending = Pending("deal", i, "profession", s.rules.professions_dealt)
+            break
     s.phase = "deal" if s.pending else "keep"
 
 
@@ -170,8 +163,10 @@ def _on_professions_kept(s: State, e: ProfessionsKept) -> None:
 
 
 def _on_round_started(s: State, e: RoundStarted) -> None:
-    for seat in range(len(s.players)):
-        p = player(s, seat)
+    if s.shared:  # every player changes: each its own first
+        for seat in range(len(s.players)):
+            player(s, seat)
+    for p in s.players:
         p.actions = 0
         p.used = {}
         p.best_wv = 0
@@ -217,7 +212,7 @@ def _on_naming_declined(s: State, e: NamingDeclined) -> None:
 
 def _on_auction_won(s: State, e: AuctionWon) -> None:
     rules = s.rules
-    p = player(s, e.seat)
+    p = player(s, e.seat) if s.shared else s.players[e.seat]
     p.won = True
     p.fame -= e.fame_sold
     p.florins += e.fame_sold * rules.fame_step_florins - e.price
@@ -228,11 +223,11 @@ def _on_auction_won(s: State, e: AuctionWon) -> None:
         n = min(rules.draw, decks.deck_size(s.decks["prestige"]))
         pending = Pending("draw", e.seat, "prestige", n)
     elif e.obj == LANDSCAPE_LOT:  # the type is chosen, and its stack used, at placing
-        pending = Pending("place", e.seat, tile=LANDSCAPE_LOT)
+        pending = Pending("place", e.seat, "", 0, (), LANDSCAPE_LOT)  # (positional: quicker)
     else:
         s.stacks = {**s.stacks, e.obj: s.stacks[e.obj] - 1}
         if e.obj in LANDSCAPES:
-            pending = Pending("place", e.seat, tile=e.obj)
+            pending = Pending("place", e.seat, "", 0, (), e.obj)
         elif e.obj == "jester":
             p.jesters += 1
         elif e.obj == "builder":
@@ -245,8 +240,8 @@ def _on_auction_won(s: State, e: AuctionWon) -> None:
     s.marked = s.marked | {e.obj}
     s.sold = (e.seat, e.obj)  # who passed on it stays in `passed` until the next lot
     s.pending = pending
-    if pending is None:
-        _after_pending(s)
+    if pending is None and s.phase == "auction":  # the next namer names
+        s.turn = _next_namer(s)
 
 
 def _on_auction_ended(s: State, e: AuctionEnded) -> None:
@@ -259,11 +254,11 @@ def _on_auction_ended(s: State, e: AuctionEnded) -> None:
 
 def _on_cards_drawn(s: State, e: CardsDrawn) -> None:
     s.decks = {**s.decks, e.deck: decks.remove_drawn(s.decks[e.deck], e.cards)}
-    s.pending = Pending("choose", e.seat, e.deck, cards=e.cards)
+    s.pending = Pending("choose", e.seat, e.deck, 0, e.cards)
 
 
 def _on_card_chosen(s: State, e: CardChosen) -> None:
-    p = player(s, e.seat)
+    p = player(s, e.seat) if s.shared else s.players[e.seat]
     if e.deck == "profession":
         p.hand = (*p.hand, e.card)
     elif e.deck == "bonus":
@@ -272,11 +267,12 @@ def _on_card_chosen(s: State, e: CardChosen) -> None:
         p.prestige_hand = (*p.prestige_hand, e.card)
     s.decks = {**s.decks, e.deck: decks.put_under(s.decks[e.deck], e.returned)}
     s.pending = None
-    _after_pending(s)
+    if s.phase == "auction":  # the next namer names
+        s.turn = _next_namer(s)
 
 
 def _on_landscape_placed(s: State, e: LandscapePlaced) -> None:
-    p = player(s, e.seat)
+    p = player(s, e.seat) if s.shared else s.players[e.seat]
     p.landscapes = (*p.landscapes, (e.landscape, e.cells))
     p.occupied |= s.rules.grid.mask_of(e.cells)
     p.fame += e.fame
@@ -284,7 +280,8 @@ def _on_landscape_placed(s: State, e: LandscapePlaced) -> None:
     if pending is not None and pending.tile == LANDSCAPE_LOT:
         s.stacks = {**s.stacks, e.landscape: s.stacks[e.landscape] - 1}
     s.pending = None
-    _after_pending(s)
+    if s.phase == "auction":  # the next namer names
+        s.turn = _next_namer(s)
 
 
 def _on_freedoms_added(s: State, e: FreedomsAdded) -> None:
@@ -296,7 +293,7 @@ def _on_freedoms_added(s: State, e: FreedomsAdded) -> None:
 
 
 def _on_building_built(s: State, e: BuildingBuilt) -> None:
-    p = player(s, e.seat)
+    p = player(s, e.seat) if s.shared else s.players[e.seat]
     mask = s.rules.grid.mask_of(e.cells)
     p.buildings = (*p.buildings, (e.building, e.cells))
     p.occupied |= mask
@@ -362,7 +359,7 @@ def _on_fame_sold(s: State, e: FameSold) -> None:
 
 
 def _on_turn_ended(s: State, e: TurnEnded) -> None:
-    player(s, e.seat).turn_done = True
+    (player(s, e.seat) if s.shared else s.players[e.seat]).turn_done = True
     players = s.players
     n = len(players)
     for i in range(1, n + 1):

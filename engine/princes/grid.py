@@ -52,6 +52,8 @@ class Grid:
         # names is cheaper than working out its mask or shape again).
         self.mask_of = lru_cache(maxsize=65536)(self._mask_of)
         self.shape_error = lru_cache(maxsize=65536)(self._shape_error)
+        # The cells next to a placement (`neighbours`, cached as the placements are).
+        self.placement_neighbours = lru_cache(maxsize=65536)(self.neighbours)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Grid) and self._spec == other._spec

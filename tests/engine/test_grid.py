@@ -30,3 +30,25 @@ def test_an_off_grid_cell_is_refused_every_time() -> None:
     for _ in range(2):
         with pytest.raises(KeyError):
             GRID.mask_of(("a1", "z9"))
+
+
+def test_a_building_touches_what_the_cells_next_to_it_hold() -> None:
+    """`checks.placement_error` asks whether the cells next to a building's hold a
+    building or the Palazzo: the same as whether the building covers a cell next to
+    them, for a building that covers neither."""
+    from engine.princes.checks import placement_error
+    from engine.princes.state import Player
+
+    rng = random.Random(5)
+    building = min(sorted(STANDARD_RULES.buildings), key=GRID.tiles.__getitem__)
+    for _ in range(300):
+        built = 0
+        for cell in rng.sample(GRID.cell_names, rng.randrange(0, 8)):
+            built |= GRID.mask_of((cell,))
+        built &= ~GRID.palazzo
+        p = Player("anna", 0, builders=rng.choice((0, 1, 2)), occupied=built,
+                   building_cells=built)
+        for mask in GRID.listed_placements(building, GRID.playable & ~built):
+            touches = bool(mask & GRID.neighbours(built | GRID.palazzo))
+            why = placement_error(STANDARD_RULES, p, building, GRID.cells_of(mask), True)
+            assert (why is not None) == (touches and p.builders < 2), (mask, built)
