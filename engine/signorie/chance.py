@@ -8,9 +8,7 @@ line, checked here against what could have happened.
 
 from __future__ import annotations
 
-# The generator random.Random adds its Python methods to (seeded by an int, the same):
-# built without random.Random's Python-level seed(), which a chance step pays for.
-from _random import Random as _Generator
+import random
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -95,7 +93,7 @@ Bits = Callable[[int], int]
 
 def _bits(seed: str, state: State, purpose: str) -> Bits:
     key = decks.draw_key(seed, state.version, purpose)
-    return _Generator(int.from_bytes(key, "big")).getrandbits
+    return random.Random(int.from_bytes(key, "big")).getrandbits
 
 
 def _rolled(bits: Bits, faces: int, n: int) -> list[int]:
