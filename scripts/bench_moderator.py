@@ -516,22 +516,45 @@ def servers(cfg: Config) -> dict[str, tuple[str, int]]:
 
 
 def check_relay(cfg: Config, away: Away, tries: int = 15) -> None:
-    """Print what a new connection costs through the relay and directly: the time from
-    the connect to the first byte back (SMTP's and IMAP's greeting; PostgreSQL's answer
-    to an SSLRequest), medians of `tries` interleaved."""
-    from latency_relay import PG_SSL_REQUEST, first_byte_ms
+    """Print what the relay adds, next to the same done directly: the time from the
+    connect to the first byte back (SMTP's and IMAP's greeting; PostgreSQL's answer to
+    an SSLRequest), and a request on an open connection (NOOP; `SELECT 1`), medians of
+    `tries`, interleaved."""
+    import psycopg
+    from latency_relay import PG_SSL_REQUEST, exchange_ms, first_byte_ms
 
     assert away.relay is not None
-    parts = []
+    url = make_url(cfg.database_url)
+
+    def select_1_ms(port: int) -> list[float]:
+        with psycopg.connect(host=url.host, port=port, user=url.username, dbname=url.database,
+                             password=url.password, autocommit=True) as conn:
+            times = []
+            for _ in range(tries):
+                t0 = time.perf_counter()
+                conn.execute("SELECT 1").fetchone()
+                times.append((time.perf_counter() - t0) * 1000)
+            return times
+
+    first, request = [], []
     for name, (host, port) in servers(cfg).items():
+        relayed_port = away.relay.port(host, port)
         send = PG_SSL_REQUEST if name == "PostgreSQL" else b""
         direct, relayed = [], []
         for _ in range(tries):
             direct.append(first_byte_ms(host, port, send))
-            relayed.append(first_byte_ms("127.0.0.1", away.relay.port(host, port), send))
+            relayed.append(first_byte_ms("127.0.0.1", relayed_port, send))
         d, r = statistics.median(direct), statistics.median(relayed)
-        parts.append(f"{name} {r:.1f} ms (direct {d:.1f}, +{r - d:.1f})")
-    print(f"relay check, connect -> first byte, medians of {tries}: " + "; ".join(parts))
+        first.append(f"{name} {r:.1f} ms (direct {d:.1f})")
+        if name == "PostgreSQL":
+            d, r = (statistics.median(select_1_ms(x)) for x in (port, relayed_port))
+        else:
+            noop = b"a1 NOOP\r\n" if name == "IMAP" else b"NOOP\r\n"
+            d, r = (statistics.median(exchange_ms("127.0.0.1", x, noop, tries))
+                    for x in (port, relayed_port))
+        request.append(f"{name} {r:.1f} ms (direct {d:.1f})")
+    print(f"relay check, medians of {tries}: connect -> first byte: {'; '.join(first)}; "
+          f"a request on an open connection (NOOP, SELECT 1): {'; '.join(request)}")
 
 
 def where(ms: float) -> str:

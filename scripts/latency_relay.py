@@ -279,6 +279,30 @@ def first_byte_ms(host: str, port: int, send: bytes = b"") -> float:
         return (time.perf_counter() - t0) * 1000
 
 
+def _line(sock: socket.socket) -> bytes:
+    got = b""
+    while not got.endswith(b"\r\n"):
+        chunk = sock.recv(4096)
+        if not chunk:
+            raise ConnectionError("closed in the middle of a line")
+        got += chunk
+    return got
+
+
+def exchange_ms(host: str, port: int, request: bytes, tries: int) -> list[float]:
+    """Milliseconds for each of `tries` requests of one line (`NOOP`) answered with one
+    line, on one open connection to a server that greets first (SMTP, IMAP)."""
+    times = []
+    with socket.create_connection((host, port), timeout=10) as sock:
+        _line(sock)
+        for _ in range(tries):
+            t0 = time.perf_counter()
+            sock.sendall(request)
+            _line(sock)
+            times.append((time.perf_counter() - t0) * 1000)
+    return times
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ms", type=float, required=True, help="round trip to add, in ms")
