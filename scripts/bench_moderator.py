@@ -627,7 +627,7 @@ def workers_rounds(args: argparse.Namespace, cfg: Config, specs: list[PlayerSpec
                                   if k.startswith("trips "))
                 busy += f"; round trips per move: {trips}" if trips else ""
                 at = f" at {ms:g} ms" if len(aways) > 1 else ""
-                print(f"  round {r + 1}{at}, {n} worker(s): {res['moves_s']:.1f} moves/s, "
+                print(f"  round {r + 1}{at}, {n} worker(s): {res['moves_s']:.2f} moves/s, "
                       f"{res['cpu_ms_per_move']:.0f} ms worker CPU per move, "
                       f"{res['duplicates']:.0f} duplicates ({res['moves']:.0f} moves, "
                       f"{res['mails']:.0f} mails, {res['seconds']:.1f} s{busy})", flush=True)
@@ -648,7 +648,7 @@ def print_curve(ms: float, counts: list[int],
                      if ms else f"{'-':>17}")
         busy = (f"{statistics.median(x['machine_busy'] for x in rs):12.0%}"
                 if "machine_busy" in rs[0] else f"{'-':>12}")
-        print(f"  {n:7d}  {medians[n]:14.1f}  {times}  "
+        print(f"  {n:7d}  {medians[n]:14.2f}  {times}  "
               f"{statistics.median(x['cpu_ms_per_move'] for x in rs):18.0f}  {relay_cpu}  "
               f"{busy}  {sum(x['duplicates'] for x in rs):10.0f}")
     trips = [k for k in results[(ms, counts[0])][0] if k.startswith("trips ")]
