@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import dataclasses
 import os
 import random
@@ -60,7 +61,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
 
+from latency_relay import Relay, relay  # noqa: E402
+from sqlalchemy.engine import make_url  # noqa: E402
 from sqlmodel import col, select  # noqa: E402
 
 from engine.match import Match  # noqa: E402
@@ -409,7 +413,7 @@ def worker_env(cfg: Config) -> dict[str, str]:
 
 
 def one_run(cfg: Config, specs: list[PlayerSpec], n_workers: int, n_games: int, moves: int,
-            seed: str, tmp: Path) -> dict[str, float]:
+            seed: str, tmp: Path, away: Away) -> dict[str, float]:
     """`n_workers` serve processes while scripted players play `n_games` games."""
     from pbem.scripted import DirPost
     from pbem.scripted_tables import Tables
@@ -427,8 +431,9 @@ def one_run(cfg: Config, specs: list[PlayerSpec], n_workers: int, n_games: int, 
     mod = Moderator(store, cfg)
     seats = [[specs[(g + k) % len(specs)] for k in range(3)] for g in range(n_games)]
     tables = Tables.start(mod, post, seats, utcnow(), prefix="bench", seed=seed)
-    env = worker_env(cfg)
+    env = worker_env(away.worker_cfg(cfg))
     cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    relay0 = away.relay_cpu()
     procs = [subprocess.Popen([sys.executable, "-c", "from pbem.cli import app; app()", "serve"],
                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
              for _ in range(n_workers)]
@@ -448,6 +453,7 @@ def one_run(cfg: Config, specs: list[PlayerSpec], n_workers: int, n_games: int, 
             if all(st == "sent" and tables.received[m] for m, st in rows):
                 break
         took = time.perf_counter() - t0
+        relay = away.relay_cpu() - relay0
     finally:
         for p in procs:
             p.send_signal(signal.SIGINT)
@@ -462,15 +468,109 @@ def one_run(cfg: Config, specs: list[PlayerSpec], n_workers: int, n_games: int, 
     cpu = (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime)
     return {"moves_s": applied / took, "cpu_ms_per_move": cpu * 1000 / applied,
             "duplicates": sum(n - 1 for n in tables.received.values() if n > 1),
+            **({"cpu relay": relay * 1000 / applied} if away.ms else {}),
             "moves": applied, "mails": len(rows), "seconds": took}
+
+
+@dataclasses.dataclass(frozen=True)
+class Away:
+    """Where the workers find the servers: on loopback (ms 0), or `ms` milliseconds
+    away through the latency relay (scripts/latency_relay.py), whose local ports
+    stand in for the real ones. The bench itself always talks to them directly."""
+
+    ms: float = 0.0
+    relay: Relay | None = None
+
+    @property
+    def relay_pid(self) -> int | None:
+        return self.relay.pid if self.relay else None
+
+    def worker_cfg(self, cfg: Config) -> Config:
+        """`cfg` with SMTP, IMAP and PostgreSQL reached through the relay."""
+        if self.relay is None:
+            return cfg
+        url = make_url(cfg.database_url)
+        assert url.host is not None and url.port is not None
+        return dataclasses.replace(
+            cfg, smtp_port=self.relay.port(cfg.smtp_host, cfg.smtp_port),
+            imap_port=self.relay.port(cfg.imap_host, cfg.imap_port),
+            database_url=url.set(port=self.relay.port(url.host, url.port))
+            .render_as_string(hide_password=False))
+
+    def relay_cpu(self) -> float:
+        return _cpu_seconds(self.relay.pid) if self.relay else 0.0
+
+    def round_trips(self, cfg: Config) -> dict[str, int]:
+        """Round trips through the relay to each server so far (0s on loopback)."""
+        counts = self.relay.counts() if self.relay else {}
+        return {name: counts[target].round_trips if target in counts else 0
+                for name, target in servers(cfg).items()}
+
+
+def servers(cfg: Config) -> dict[str, tuple[str, int]]:
+    """The servers a worker talks to: SMTP, IMAP, PostgreSQL."""
+    url = make_url(cfg.database_url)
+    assert url.host is not None
+    return {"SMTP": (cfg.smtp_host, cfg.smtp_port), "IMAP": (cfg.imap_host, cfg.imap_port),
+            "PostgreSQL": (url.host, url.port or 5432)}
+
+
+def check_relay(cfg: Config, away: Away, tries: int = 15) -> None:
+    """Print what the relay adds, next to the same done directly: the time from the
+    connect to the first byte back (SMTP's and IMAP's greeting; PostgreSQL's answer to
+    an SSLRequest), and a request on an open connection (NOOP; `SELECT 1`), medians of
+    `tries`, interleaved."""
+    import psycopg
+    from latency_relay import PG_SSL_REQUEST, exchange_ms, first_byte_ms
+
+    assert away.relay is not None
+    url = make_url(cfg.database_url)
+
+    def select_1_ms(port: int) -> list[float]:
+        with psycopg.connect(host=url.host, port=port, user=url.username, dbname=url.database,
+                             password=url.password, autocommit=True) as conn:
+            times = []
+            for _ in range(tries):
+                t0 = time.perf_counter()
+                conn.execute("SELECT 1").fetchone()
+                times.append((time.perf_counter() - t0) * 1000)
+            return times
+
+    first, request = [], []
+    for name, (host, port) in servers(cfg).items():
+        relayed_port = away.relay.port(host, port)
+        send = PG_SSL_REQUEST if name == "PostgreSQL" else b""
+        direct, relayed = [], []
+        for _ in range(tries):
+            direct.append(first_byte_ms(host, port, send))
+            relayed.append(first_byte_ms("127.0.0.1", relayed_port, send))
+        d, r = statistics.median(direct), statistics.median(relayed)
+        first.append(f"{name} {r:.1f} ms (direct {d:.1f})")
+        if name == "PostgreSQL":
+            d, r = (statistics.median(select_1_ms(x)) for x in (port, relayed_port))
+        else:
+            noop = b"a1 NOOP\r\n" if name == "IMAP" else b"NOOP\r\n"
+            d, r = (statistics.median(exchange_ms("127.0.0.1", x, noop, tries))
+                    for x in (port, relayed_port))
+        request.append(f"{name} {r:.1f} ms (direct {d:.1f})")
+    print(f"relay check, medians of {tries}: connect -> first byte: {'; '.join(first)}; "
+          f"a request on an open connection (NOOP, SELECT 1): {'; '.join(request)}")
+
+
+def where(ms: float) -> str:
+    return (f"servers {ms:g} ms away (round trip added by the relay)" if ms
+            else "servers on loopback (this machine)")
 
 
 def run_workers(args: argparse.Namespace) -> None:
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         raise SystemExit("--workers needs PostgreSQL: set DATABASE_URL")
     counts = [int(x) for x in args.workers.split(",")]
+    latencies = [float(x) for x in args.latency.split(",")]
     tmp = Path(tempfile.mkdtemp(prefix="pbem-bench-"))
     cfg, specs, transport = setup(tmp, 6, True)
+    if cfg.transport == "files" and any(latencies):
+        raise SystemExit("--latency needs the real mail stack (scripts/services.sh)")
     if args.backlog:
         if cfg.transport == "files":
             raise SystemExit("--backlog needs the real mail stack (scripts/services.sh)")
@@ -481,34 +581,87 @@ def run_workers(args: argparse.Namespace) -> None:
         print(f"transport: {transport}; database: PostgreSQL; {args.games} games of 3 at "
               f"once, {args.moves} moves per run; workers {counts} interleaved over "
               f"{args.repeat} rounds")
-    results: dict[int, list[dict[str, float]]] = {n: [] for n in counts}
+    with contextlib.ExitStack() as stack:
+        aways = {}
+        for ms in latencies:
+            if not ms:
+                aways[ms] = Away()
+                continue
+            r = stack.enter_context(relay(list(servers(cfg).values()), ms))
+            aways[ms] = Away(ms, r)
+            print(f"{where(ms)}: the workers reach SMTP, IMAP and PostgreSQL through a relay "
+                  f"(process {r.pid}) that holds each chunk {ms / 2:g} ms each way; TLS end "
+                  "to end")
+            check_relay(cfg, aways[ms])
+        if len(latencies) > 1:
+            print(f"latencies {latencies} ms interleaved too (each round: every latency, "
+                  "every worker count)")
+        results = workers_rounds(args, cfg, specs, counts, aways, tmp)
+    for ms in latencies:
+        print_curve(ms, counts, results)
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"machine: {os.cpu_count()} cores shared by the workers, the servers, the bench "
+          f"and whatever else runs; load average {load} (1, 5, 15 min)")
+
+
+def workers_rounds(args: argparse.Namespace, cfg: Config, specs: list[PlayerSpec],
+                   counts: list[int], aways: dict[float, Away], tmp: Path
+                   ) -> dict[tuple[float, int], list[dict[str, float]]]:
+    """Every (latency, worker count) once per round, interleaved, over --repeat rounds."""
+    results: dict[tuple[float, int], list[dict[str, float]]] = {
+        (ms, n): [] for ms in aways for n in counts}
     for r in range(args.repeat):
-        for n in counts:
-            if args.backlog:
-                res = drain_run(cfg, specs, n, args.backlog, f"r{r}")
-            else:
-                res = one_run(cfg, specs, n, args.games, args.moves, f"r{r}", tmp)
-            results[n].append(res)
-            busy = f", machine {res['machine_busy']:.0%} busy" if "machine_busy" in res else ""
-            split = ", ".join(f"{k[4:]} {v:.0f}" for k, v in res.items() if k.startswith("cpu "))
-            busy += f"; CPU ms per move: {split}" if split else ""
-            print(f"  round {r + 1}, {n} worker(s): {res['moves_s']:.1f} moves/s, "
-                  f"{res['cpu_ms_per_move']:.0f} ms worker CPU per move, "
-                  f"{res['duplicates']:.0f} duplicates ({res['moves']:.0f} moves, "
-                  f"{res['mails']:.0f} mails, {res['seconds']:.1f} s{busy})", flush=True)
-    print("workers  median moves/s  median worker CPU ms/move  duplicate deliveries")
-    medians = {}
+        for ms, away in aways.items():
+            for n in counts:
+                if args.backlog:
+                    res = drain_run(cfg, specs, n, args.backlog, f"r{r}", away)
+                else:
+                    res = one_run(cfg, specs, n, args.games, args.moves, f"r{r}", tmp, away)
+                results[(ms, n)].append(res)
+                busy = (f", machine {res['machine_busy']:.0%} busy"
+                        if "machine_busy" in res else "")
+                split = ", ".join(f"{k[4:]} {v:.0f}" for k, v in res.items()
+                                  if k.startswith("cpu "))
+                busy += f"; CPU ms per move: {split}" if split else ""
+                trips = ", ".join(f"{k[6:]} {v:.1f}" for k, v in res.items()
+                                  if k.startswith("trips "))
+                busy += f"; round trips per move: {trips}" if trips else ""
+                at = f" at {ms:g} ms" if len(aways) > 1 else ""
+                print(f"  round {r + 1}{at}, {n} worker(s): {res['moves_s']:.2f} moves/s, "
+                      f"{res['cpu_ms_per_move']:.0f} ms worker CPU per move, "
+                      f"{res['duplicates']:.0f} duplicates ({res['moves']:.0f} moves, "
+                      f"{res['mails']:.0f} mails, {res['seconds']:.1f} s{busy})", flush=True)
+    return results
+
+
+def print_curve(ms: float, counts: list[int],
+                results: dict[tuple[float, int], list[dict[str, float]]]) -> None:
+    """The medians of one latency's rounds, and the ratio of 4 workers to 1."""
+    print(f"{where(ms)}:")
+    print("  workers  median moves/s  x 1 worker  worker CPU ms/move  relay CPU ms/move  "
+          "machine busy  duplicates")
+    medians = {n: statistics.median(x["moves_s"] for x in results[(ms, n)]) for n in counts}
     for n in counts:
-        rs = results[n]
-        medians[n] = statistics.median(x["moves_s"] for x in rs)
-        print(f"{n:7d}  {medians[n]:14.1f}  "
-              f"{statistics.median(x['cpu_ms_per_move'] for x in rs):25.0f}  "
-              f"{sum(x['duplicates'] for x in rs):20.0f}")
+        rs = results[(ms, n)]
+        times = f"{medians[n] / medians[1]:10.2f}" if 1 in medians else f"{'':10}"
+        relay_cpu = (f"{statistics.median(x['cpu relay'] for x in rs):17.2f}"
+                     if ms else f"{'-':>17}")
+        busy = (f"{statistics.median(x['machine_busy'] for x in rs):12.0%}"
+                if "machine_busy" in rs[0] else f"{'-':>12}")
+        print(f"  {n:7d}  {medians[n]:14.2f}  {times}  "
+              f"{statistics.median(x['cpu_ms_per_move'] for x in rs):18.0f}  {relay_cpu}  "
+              f"{busy}  {sum(x['duplicates'] for x in rs):10.0f}")
+    trips = [k for k in results[(ms, counts[0])][0] if k.startswith("trips ")]
+    if trips:
+        print("  round trips per move through the relay, median over all runs: " + ", ".join(
+            f"{k[6:]} {statistics.median(x[k] for n in counts for x in results[(ms, n)]):.1f}"
+            for k in trips))
     if 1 in medians and 4 in medians:
-        dups = sum(x["duplicates"] for rs in results.values() for x in rs)
-        print(f"4 workers / 1 worker: {medians[4] / medians[1]:.2f}x "
-              f"(target >= {SCALE_TARGET:.0f}x with 0 duplicates; {dups:.0f} duplicates); "
-              f"{os.cpu_count()} cores on this machine")
+        dups = sum(x["duplicates"] for n in counts for x in results[(ms, n)])
+        ratio = medians[4] / medians[1]
+        met = "met" if ratio >= SCALE_TARGET and not dups else "NOT met"
+        print(f"  4 workers / 1 worker: {ratio:.2f}x (target >= {SCALE_TARGET:.0f}x with 0 "
+              f"duplicates: {met}; {dups:.0f} duplicates; {where(ms)})")
 
 
 SCALE_TARGET = 3.0
@@ -559,12 +712,15 @@ MAIL_SERVERS = {"master", "smtpd", "cleanup", "qmgr", "lmtp", "trivial-rewrite",
                 "auth", "config", "log", "stats", "indexer", "submission"}
 
 
-def cpu_by_group(workers: list[int]) -> dict[str, float]:
+def cpu_by_group(workers: list[int], relay: int | None = None) -> dict[str, float]:
     """CPU seconds of every process now (its own and its reaped children's), grouped:
-    the workers, PostgreSQL, the mail servers, this bench, everything else. A
-    difference of two calls is what each group used between them."""
+    the workers, PostgreSQL, the mail servers, this bench, the latency relay (if
+    any), everything else. A difference of two calls is what each group used between
+    them."""
     tick = os.sysconf("SC_CLK_TCK")
-    groups = dict.fromkeys(("workers", "postgres", "mail servers", "bench", "other"), 0.0)
+    names = ("workers", "postgres", "mail servers", "bench", *(("relay",) if relay else ()),
+             "other")
+    groups = dict.fromkeys(names, 0.0)
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             head, rest = stat.read_text().rsplit(")", 1)
@@ -574,8 +730,9 @@ def cpu_by_group(workers: list[int]) -> dict[str, float]:
         f = rest.split()
         cpu = sum(int(x) for x in f[11:15]) / tick
         group = ("workers" if pid in workers else "bench" if pid == os.getpid()
-                 else "postgres" if comm.startswith("postgres") else "mail servers"
-                 if comm in MAIL_SERVERS else "other")
+                 else "relay" if pid == relay
+                 else "postgres" if comm.startswith("postgres")
+                 else "mail servers" if comm in MAIL_SERVERS else "other")
         groups[group] += cpu
     return groups
 
@@ -589,7 +746,7 @@ def _machine_busy() -> tuple[float, float]:
 
 
 def drain_run(cfg: Config, specs: list[PlayerSpec], n_workers: int, n_games: int,
-              seed: str) -> dict[str, float]:
+              seed: str, away: Away) -> dict[str, float]:
     """`n_games` first moves wait at once in a staging folder; `n_workers` serve
     processes are started and ready; the mails are moved into the inbox in one IMAP
     MOVE and the clock runs until every move is applied and every status mail it
@@ -614,17 +771,19 @@ def drain_run(cfg: Config, specs: list[PlayerSpec], n_workers: int, n_games: int
     if not box.folder.exists("staging"):
         box.folder.create("staging")
     box.move(box.uids("ALL"), "staging")
-    env = worker_env(cfg)
+    env = worker_env(away.worker_cfg(cfg))
     procs = [subprocess.Popen([sys.executable, "-c", "from pbem.cli import app; app()", "serve"],
                               env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                               text=True) for _ in range(n_workers)]
     try:
         for p in procs:
             assert p.stdout is not None and p.stdout.readline().startswith("serving")
-        time.sleep(0.5)  # each has done its first pass and waits for mail
+        # each has done its first pass (some 20 round trips) and waits for mail
+        time.sleep(0.5 + 40 * away.ms / 1000)
         cpu0 = sum(_cpu_seconds(p.pid) for p in procs)
         busy0, total0 = _machine_busy()
-        groups0 = cpu_by_group([p.pid for p in procs])
+        groups0 = cpu_by_group([p.pid for p in procs], away.relay_pid)
+        trips0 = away.round_trips(cfg)
         t0 = time.perf_counter()
         box.folder.set("staging")
         box.move(box.uids("ALL"), "INBOX")
@@ -639,7 +798,8 @@ def drain_run(cfg: Config, specs: list[PlayerSpec], n_workers: int, n_games: int
         took = time.perf_counter() - t0
         cpu = sum(_cpu_seconds(p.pid) for p in procs) - cpu0
         busy1, total1 = _machine_busy()
-        groups1 = cpu_by_group([p.pid for p in procs])
+        groups1 = cpu_by_group([p.pid for p in procs], away.relay_pid)
+        trips1 = away.round_trips(cfg)
     finally:
         box.logout()
         for p in procs:
@@ -668,6 +828,8 @@ def drain_run(cfg: Config, specs: list[PlayerSpec], n_workers: int, n_games: int
             "duplicates": sum(n - 1 for n in received.values() if n > 1),
             "machine_busy": (busy1 - busy0) / (total1 - total0),
             **{f"cpu {k}": (groups1[k] - groups0[k]) * 1000 / n_games for k in groups0},
+            **({f"trips {k}": (trips1[k] - trips0[k]) / n_games for k in trips0}
+               if away.relay else {}),
             "moves": n_games, "mails": sent, "seconds": took}
 
 
@@ -753,6 +915,10 @@ def main() -> None:
     ap.add_argument("--backlog", type=int, default=0,
                     help="with --workers: drain this many waiting first moves instead of "
                          "scripted players answering their mail")
+    ap.add_argument("--latency", default="0",
+                    help="with --workers: comma-separated round trips in ms (e.g. 0,20) "
+                         "added between the workers and SMTP, IMAP and PostgreSQL by a "
+                         "relay (scripts/latency_relay.py); 0: on loopback as they are")
     ap.add_argument("--deadlines", type=int, default=0,
                     help="time an idle deadline pass over this many games")
     args = ap.parse_args()
