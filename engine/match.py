@@ -14,7 +14,7 @@ from typing import Any
 from .consent import Reverted
 from .errors import IllegalMoveError
 from .protocol import CHANCE, Game, variant_for
-from .undo import START, UNDO_COMMANDS, Last, Tracker, legal_undo_commands
+from .undo import START, UNDO_TYPES, Last, Tracker, legal_undo_commands
 from .undo import play as play_command
 
 
@@ -61,7 +61,7 @@ class Match:
     """
 
     __slots__ = ("game", "state", "events", "_tracker", "seed", "_apply", "_own", "_owned",
-                 "_last")
+                 "_seat", "_command", "_at")
 
     def __init__(self, game: Game[Any], state: Any, events: list[Any], *,
                  tracker: Tracker = START, seed: str | None = None,
@@ -73,11 +73,13 @@ class Match:
         self._tracker: Tracker | None = tracker
         # In place (while `_tracker` is None): the game's in-place hook (None once the
         # tracker is worked out), the state this match owns, and the last command
-        # given as (seat, command, index of its first event).
+        # given: its seat, the command and the index of its first event (-1: none).
         self._apply: Callable[[Any, int, Any], list[Any]] | None = None
         self._own: Callable[[Any], Any] | None = None
         self._owned: Any = None
-        self._last: tuple[int, Any, int] | None = None
+        self._seat = CHANCE
+        self._command: Any = None
+        self._at = -1
         if in_place and tracker == START:
             self._tracker = None
             # isinstance(game, InPlace), without a runtime protocol check's cost
@@ -121,10 +123,10 @@ class Match:
         place, which from then on plays as any other)."""
         if self._tracker is None:
             self._tracker, self._apply = START, None
-            if self._last is not None:
-                seat, command, at = self._last
-                self._tracker = Tracker(Last(seat, fold(self.game, self.events[:at]),
-                                             command, tuple(self.events[at:])))
+            at = self._at
+            if at >= 0:
+                self._tracker = Tracker(Last(self._seat, fold(self.game, self.events[:at]),
+                                             self._command, tuple(self.events[at:])))
         return self._tracker
 
     @tracker.setter
@@ -169,24 +171,26 @@ class Match:
             IllegalMoveError: the command is refused; nothing changes.
         """
         apply = self._apply
-        if apply is not None and not isinstance(command, UNDO_COMMANDS):
+        if apply is not None and type(command) not in UNDO_TYPES:
             # In place (`in_place`), with no tracker to keep: the common case first.
             state = self.state
             if state is not self._owned:
                 assert self._own is not None
                 state = self.state = self._owned = self._own(state)
-            events = apply(state, seat, command)
+            new = apply(state, seat, command)
+            events = self.events
             if seat != CHANCE:
-                self._last = (seat, command, len(self.events))
-            self.events.extend(events)
-            return events
-        if self._tracker is None and not isinstance(command, UNDO_COMMANDS):
+                self._seat, self._command, self._at = seat, command, len(events)
+            events += new
+            return new
+        if self._tracker is None and type(command) not in UNDO_TYPES:
             # In place, and the game has no in-place hook: the same rules, by value.
-            self.state, events = self.game.apply(self.state, seat, command)
+            self.state, new = self.game.apply(self.state, seat, command)
+            events = self.events
             if seat != CHANCE:
-                self._last = (seat, command, len(self.events))
-            self.events.extend(events)
-            return events
+                self._seat, self._command, self._at = seat, command, len(events)
+            events += new
+            return new
         self.state, events, self._tracker = play_command(self.game, self.state, self.tracker,
                                                          seat, command)
         self.events.extend(events)

@@ -65,6 +65,9 @@ class Tracker:
 
 START = Tracker()
 UNDO_COMMANDS = (Undo, Agree, Refuse)
+UNDO_TYPES = frozenset(UNDO_COMMANDS)
+"""The undo commands' types: `type(cmd) in UNDO_TYPES` is `is_undo_command(cmd)` (they
+have no subclasses), and quicker."""
 
 
 def is_undo_command(cmd: object) -> bool:

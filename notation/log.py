@@ -240,8 +240,25 @@ def _line_error(line: str, k: int, wanted: str, expected: tuple[str, ...]) -> No
     return NotationError(f"expected {wanted}, found {found}", column=column, expected=expected)
 
 
+_PLAYERS: dict[str, Vocabulary] = {}
+"""The vocabularies of the good Players tag values read so far (at most
+`SHARED_PLAYERS`): the checks are of the value alone."""
+SHARED_PLAYERS = 1 << 10
+
+
 def _players_vocabulary(line: str, value: str, name_at: int) -> Vocabulary:
     """Check the names of a Players tag and make their vocabulary."""
+    vocabulary = _PLAYERS.get(value)
+    if vocabulary is None:
+        vocabulary = _check_players(line, value, name_at)
+        if len(_PLAYERS) >= SHARED_PLAYERS:
+            _PLAYERS.clear()
+        _PLAYERS[value] = vocabulary
+    return vocabulary
+
+
+def _check_players(line: str, value: str, name_at: int) -> Vocabulary:
+    """`_players_vocabulary`, worked out."""
     value_at = line.find('"', name_at) + 1  # index of the value's first character
     names: list[str] = []
     offset = 0
@@ -371,8 +388,9 @@ def iter_log(text: str, *, grammar: Grammar | None = None) -> Iterator[LogEntry]
     fast_command: Callable[[list[str], Vocabulary | None], Any] = _none
     fast_chance: Callable[[str, int, Vocabulary | None], Any] = _none
     actors: dict[str, str] = {}
-    commands: dict[str, Any] = {}  # the text after `actor:` -> its fast command
-    shared: dict[str, Any] = {}  # the same, of every log of the game (`_shared`)
+    shared: dict[str, Any] = {}  # the text after `actor:` -> its fast command naming
+    # no player, of every log of the game (`_shared`)
+    commands: dict[str, Any] = {}  # the same, of the commands naming a player
     moves: dict[str, tuple[str, Any]] = {}  # a fast move's line -> (actor, command)
     for number, line in enumerate(lines[:MAX_LINES] if over else lines, 1):
         if crlf and line.endswith("\r"):
@@ -392,20 +410,20 @@ def iter_log(text: str, *, grammar: Grammar | None = None) -> Iterator[LogEntry]
             if fast:
                 head, sep, rest = content.partition(":")
                 if sep and (actor := actors.get(head)) is not None:
-                    command = commands.get(rest)
+                    command = shared.get(rest)
                     if command is None:
-                        command = shared.get(rest)
+                        command = commands.get(rest)
                         if command is None:
                             toks = rest.split()
                             command = fast_command(toks, NOBODY)
-                            if command is None:
-                                command = fast_command(toks, players)
-                            else:
+                            if command is not None:
                                 if len(shared) >= SHARED_COMMANDS:
                                     shared.clear()
                                 shared[rest] = command
-                        if command is not None:
-                            commands[rest] = command
+                            else:
+                                command = fast_command(toks, players)
+                                if command is not None:
+                                    commands[rest] = command
                     if command is not None:
                         if hash_at < 0:
                             moves[line] = (actor, command)

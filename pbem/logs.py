@@ -481,9 +481,9 @@ class _Replay:
                                         last)
             self.read = read
             entries = iter(read)
-            first = self.header(entries, last)
+            first = self.header(entries)
             if first is not None:
-                self.body(first, entries, last)
+                self.body(first, entries)
             if failure is not None:  # reached: every line before it was good
                 raise failure
         except NotationError as e:
@@ -506,24 +506,20 @@ class _Replay:
         if not self.hidden:
             self.check_result()
 
-    def header(self, entries: Iterator[LogEntry], last: int) -> LogItem | None:
-        """Read the tags (all of them, whatever `last` says) up to the first line after
-        them, which is returned unless it comes after line `last` or there is none."""
+    def header(self, entries: Iterator[LogEntry]) -> LogItem | None:
+        """Read the tags up to the first line after them, which is returned (None if
+        there is none)."""
         for entry in entries:
+            self.line = entry.line
             if isinstance(entry, Tag):
-                self.line = entry.line
                 self.tag(entry)
-            elif entry.line > last:
-                return None
-            else:
-                self.line = entry.line
-                if not isinstance(entry, Comment):
-                    return entry
+            elif not isinstance(entry, Comment):
+                return entry
         return None
 
-    def body(self, first: LogItem, entries: Iterator[LogEntry], last: int) -> None:
-        """Play the lines from `first` on, up to line `last`. The log reader yields no
-        tag after the first line of the body (it stops with an error)."""
+    def body(self, first: LogItem, entries: Iterator[LogEntry]) -> None:
+        """Play the lines from `first` on. The log reader yields no tag after the
+        first line of the body (it stops with an error)."""
         if self.match is None:
             self.setup(first)
         match = self.match
@@ -534,20 +530,16 @@ class _Replay:
         reading = getattr(match.game, "table_reading", _one_reading)
         two_way = getattr(match.game, "two_way", frozenset())
         seats, seeded = self.seats, self.seed is not None
-        line = first.line
+        entry: LogEntry = first
         try:
             for entry in chain((first,), entries):
-                at = entry.line
-                if at > last:
-                    return
-                line = at
                 kind = type(entry)
                 if kind is Move:
                     command = entry.command
                     if is_hidden(command):
                         break
                     seat = seats[entry.actor]
-                    if seeded:
+                    if seeded and due(match.state) is not None:
                         resolve()
                     if type(command) in two_way and (seeded or due(match.state) is None):
                         other = reading(match.state, seat, command)
@@ -577,13 +569,11 @@ class _Replay:
             else:
                 return
             # A public log: the rest is read for its notation only.
-            self.hidden = line
-            for entry in entries:
-                if entry.line > last:
-                    return
-                line = entry.line
+            self.hidden = entry.line
+            for later in entries:
+                entry = later
         finally:
-            self.line = line
+            self.line = entry.line
 
     def reread(self, item: Move, seat: int, other: Any) -> bool:
         """Play `other`, the other command the move may mean in a log written at a
@@ -696,21 +686,21 @@ def _line_of(entry: LogEntry) -> int:
 
 
 def _read_ahead(entries: Iterator[LogEntry], last: int) -> tuple[list[LogEntry], Exception | None]:
-    """The entries a replay up to line `last` reads (every tag, the lines up to the
-    first after `last`), read before any is played, up to the first that cannot be
-    read; and what stopped the reading there, if anything (raised by the caller once
-    the lines before it are played, as if they were read one by one). Reading first
-    and playing then is faster than reading and playing line by line."""
+    """The entries a replay up to line `last` plays (every tag, the lines up to line
+    `last`), read before any is played, up to the first that cannot be read; and what
+    stopped the reading there, if anything (raised by the caller once the lines before
+    it are played, as if they were read one by one). Reading first and playing then is
+    faster than reading and playing line by line."""
     read: list[LogEntry] = []
-    append = read.append
     try:
         if last >= MAX_LINES:  # the reader yields no line after it: read them all
             read.extend(entries)  # (what is read before an error stays in `read`)
         else:
+            append = read.append
             for entry in entries:
-                append(entry)
                 if entry.line > last and type(entry) is not Tag:
                     break
+                append(entry)
     except Exception as e:  # raised again by the caller, where the reading got to
         return read, e
     return read, None

@@ -246,3 +246,24 @@ def test_shared_commands_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     assert [i.command.amount for i in log.items] == [*range(300, 1300, 100)] * 2
     (shared,) = log_module._shared.values()
     assert 0 < len(shared) <= 3
+
+
+def test_a_players_value_is_checked_once_and_its_errors_every_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A good Players value's vocabulary is remembered (`notation.log._PLAYERS`), at
+    # most SHARED_PLAYERS of them; a bad value is never remembered, and its error
+    # keeps the column of the line it is on.
+    import notation.log as log_module
+
+    monkeypatch.setattr(log_module, "SHARED_PLAYERS", 2)
+    monkeypatch.setattr(log_module, "_PLAYERS", {})
+    for names in ("anna, bas", "cor, dirk", "anna, bas", "eva, fay"):
+        log = parse_log(f'[Players "{names}"]\n{names[:4].strip(",")}: pass\n')
+        assert log.players == tuple(names.split(", "))
+    assert 0 < len(log_module._PLAYERS) <= 2
+    for indent in ("", "   "):
+        with pytest.raises(NotationError) as info:
+            parse_log(f'{indent}[Players "anna, bas, anna"]\n')
+        assert (info.value.line, info.value.column) == (1, len(indent) + 22)
+        assert "listed twice" in info.value.message
+    assert "anna, bas, anna" not in log_module._PLAYERS
