@@ -321,52 +321,6 @@ def _to_act(state: State) -> int | None:
     return None
 
 
-def _take_in_place(b: Builder, seat: int, cmd: Take) -> None:
-    state = b.state
-    kept = snapshot(state, seat)
-    try:
-        _take(b, seat, cmd)
-    except BaseException:
-        restore(state, kept)
-        raise
-    release(state, kept)
-    _after_die(b, state)
-
-
-def _activate_in_place(b: Builder, seat: int, cmd: Activate) -> None:
-    state = b.state
-    kept = snapshot(state, seat)
-    try:
-        _activate(b, seat, cmd)
-    except BaseException:
-        restore(state, kept)
-        raise
-    release(state, kept)
-    _after_die(b, state)
-
-
-def _reward_in_place(b: Builder, seat: int, cmd: Reward) -> None:
-    state = b.state
-    kept = snapshot(state, seat)
-    try:
-        _reward(b, seat, cmd)
-    except BaseException:
-        restore(state, kept)
-        raise
-    release(state, kept)
-    _follow(b, state)
-
-
-def _pass_in_place(b: Builder, seat: int, cmd: Pass) -> None:
-    _pass(b, seat, cmd)
-    _follow(b, b.state)
-
-
-def _done_in_place(b: Builder, seat: int, cmd: Done) -> None:
-    _done(b, seat, cmd)
-    _follow(b, b.state)
-
-
 def _after_die(b: Builder, state: State) -> None:
     """Fold what follows a die taken or a helper used: `automatic`'s first answer
     there (a helper of the die's column may follow, or the turn ends; nothing while
@@ -379,13 +333,6 @@ def _after_die(b: Builder, state: State) -> None:
             return
         b.emit(ev.TurnEnded(a.seat))
     _follow(b, state)
-
-
-_IN_PLACE: dict[type[Any], Callable[[Builder, int, Any], None]] = {
-    Take: _take_in_place, Activate: _activate_in_place, Done: _done_in_place,
-    Pass: _pass_in_place, Reward: _reward_in_place}
-"""A player's command on its turn by its verb (`apply_in_place`): the step of
-`_DECIDE`, an undo where it may refuse after folding part of it, and what follows."""
 
 
 def _follow(b: Builder, state: State) -> None:
@@ -401,3 +348,41 @@ def _apply(state: State, seat: int, cmd: Any) -> list[Any]:
     events = b.events
     state.version += len(events)
     return events
+
+
+Step = Callable[[Builder, int, Any], None]
+"""A verb's step (`_DECIDE`'s), or a verb's whole fold in place (`_IN_PLACE`'s)."""
+
+
+def _undoable(step: Step, then: Callable[[Builder, State], None]) -> Step:
+    """`step` for a verb that may refuse after part of it is folded (a die, a helper
+    or a reward is folded before its action is checked): the state is put back if it
+    does, then `then` folds what follows."""
+    def in_place(b: Builder, seat: int, cmd: Any) -> None:
+        state = b.state
+        kept = snapshot(state, seat)
+        try:
+            step(b, seat, cmd)
+        except BaseException:
+            restore(state, kept)
+            raise
+        release(state, kept)
+        then(b, state)
+    return in_place
+
+
+def _checked_first(step: Step) -> Step:
+    """`step` for a verb that checks everything before its first event, then what
+    follows by itself."""
+    def in_place(b: Builder, seat: int, cmd: Any) -> None:
+        step(b, seat, cmd)
+        _follow(b, b.state)
+    return in_place
+
+
+_IN_PLACE: dict[type[Any], Step] = {
+    Take: _undoable(_take, _after_die), Activate: _undoable(_activate, _after_die),
+    Reward: _undoable(_reward, _follow), Pass: _checked_first(_pass),
+    Done: _checked_first(_done)}
+"""A player's command on its turn by its verb (`apply_in_place`): the step of
+`_DECIDE`, an undo where it may refuse after folding part of it, and what follows."""
