@@ -10,7 +10,7 @@ result always equals the slow one (tests/notation/test_signorie_fast.py).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.signorie.commands import (
     CAREERS,
@@ -300,6 +300,8 @@ def fast_command(toks: list[str], players: Vocabulary | None) -> PlayerCommand |
 # --- chance lines ------------------------------------------------------------------------
 
 
+T = TypeVar("T")
+
 ITEMS = 1 << 12
 """At most this many items of `* roll` and `* alliances` lines are remembered (then they
 are forgotten and remembered anew)."""
@@ -340,34 +342,32 @@ def _alliance_item(toks: list[str]) -> tuple[str, str, str] | None:
     return city, field, tile
 
 
-def _roll(items: list[str]) -> Roll | None:
-    rolled = []
+def _remembered(items: list[str], memo: dict[str, T],
+                read: Callable[[list[str]], T | None]) -> tuple[T, ...] | None:
+    """Each item read by `read` from its words, or as `memo` remembers it by its text
+    (at most ITEMS texts); None if one is not a good item."""
+    out = []
     for item in items:
-        die = _ROLLED.get(item)
-        if die is None:
-            die = _roll_item(item.split())
-            if die is None:
+        value = memo.get(item)
+        if value is None:
+            value = read(item.split())
+            if value is None:
                 return None
-            if len(_ROLLED) >= ITEMS:
-                _ROLLED.clear()
-            _ROLLED[item] = die
-        rolled.append(die)
-    return Roll(tuple(rolled))
+            if len(memo) >= ITEMS:
+                memo.clear()
+            memo[item] = value
+        out.append(value)
+    return tuple(out)
+
+
+def _roll(items: list[str]) -> Roll | None:
+    rolled = _remembered(items, _ROLLED, _roll_item)
+    return None if rolled is None else Roll(rolled)
 
 
 def _alliances(items: list[str]) -> Alliances | None:
-    tiles = []
-    for item in items:
-        tile = _LAID.get(item)
-        if tile is None:
-            tile = _alliance_item(item.split())
-            if tile is None:
-                return None
-            if len(_LAID) >= ITEMS:
-                _LAID.clear()
-            _LAID[item] = tile
-        tiles.append(tile)
-    return Alliances(tuple(tiles))
+    tiles = _remembered(items, _LAID, _alliance_item)
+    return None if tiles is None else Alliances(tiles)
 
 
 def fast_chance(text: str, star: int, players: Vocabulary | None) -> ChanceCommand | None:
