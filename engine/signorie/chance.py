@@ -97,17 +97,8 @@ def _bits(seed: str, state: State, purpose: str) -> Bits:
 
 
 def _rolled(bits: Bits, faces: int, n: int) -> list[int]:
-    """`n` dice of `faces` faces: `1 + _below(bits, faces)` each, in one loop."""
-    if faces <= 0:
-        raise ValueError("empty range for randrange()")
-    k = faces.bit_length()
-    out = []
-    for _ in range(n):
-        v = bits(k)
-        while v >= faces:
-            v = bits(k)
-        out.append(v + 1)
-    return out
+    """`n` dice of `faces` faces (`randint(1, faces)` each)."""
+    return [1 + _below(bits, faces) for _ in range(n)]
 
 
 def _below(bits: Bits, n: int) -> int:

@@ -292,14 +292,7 @@ def apply_in_place(state: State, seat: int, cmd: Any) -> list[Any]:
         decide(b, seat, cmd)
         _follow(b, state)
     else:  # a player's command off its turn: refused (but checked as any other)
-        kept = snapshot(state, seat)
-        try:
-            decide(b, seat, cmd)
-            _follow(b, state)
-        except BaseException:
-            restore(state, kept)
-            raise
-        release(state, kept)
+        _OFF_TURN(b, seat, cmd)
     events = b.events
     state.version += len(events)
     return events
@@ -386,3 +379,7 @@ _IN_PLACE: dict[type[Any], Step] = {
     Done: _checked_first(_done)}
 """A player's command on its turn by its verb (`apply_in_place`): the step of
 `_DECIDE`, an undo where it may refuse after folding part of it, and what follows."""
+
+_OFF_TURN = _undoable(decide, _follow)
+"""Any other player's command (`apply_in_place`): `decide` refuses it, with an undo
+all the same."""

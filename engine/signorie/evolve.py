@@ -18,7 +18,7 @@ from typing import Any
 from engine.frozen import quick_replace
 
 from . import events as ev
-from .commands import CAREERS, COLOURS
+from .commands import CAREERS
 from .setup import city_states
 from .state import (
     ACTIONS,
@@ -37,6 +37,7 @@ from .state import (
     board,
     board_values,
     copy_board,
+    dice_at,
 )
 
 BETWEEN = "between"
@@ -47,7 +48,6 @@ _city = quick_replace(CityState)
 
 _STATE_FIELDS = tuple(f.name for f in fields(State))
 _state_values: Callable[[State], tuple[Any, ...]] = attrgetter(*_STATE_FIELDS)
-_board_values = board_values
 
 
 def copy_state(state: State) -> State:
@@ -83,18 +83,18 @@ def snapshot(state: State, seat: int) -> tuple[Any, ...]:
     if 0 <= seat < len(state.players) and not shared >> seat & 1:
         mine = state.players[seat]
         state.shared = SHARED & ~(1 << seat) & ~_COPIED
-        return values, mine, _board_values(mine)
+        return values, mine, board_values(mine)
     state.shared = SHARED & ~_COPIED
     return values, None, None
 
 
 def restore(state: State, kept: tuple[Any, ...]) -> None:
     """Put back the values `snapshot` took (the boards as they were)."""
-    values, mine, board_values = kept
+    values, mine, mine_values = kept
     for name, value in zip(_STATE_FIELDS, values, strict=True):
         setattr(state, name, value)
     if mine is not None:
-        for name, value in zip(_BOARD_FIELDS, board_values, strict=True):
+        for name, value in zip(_BOARD_FIELDS, mine_values, strict=True):
             setattr(mine, name, value)
     state.shared = SHARED  # a copy made since may share them
 
@@ -205,9 +205,7 @@ def _drawn(s: State, e: ev.AllianceDrawn) -> None:
 def _die(s: State, e: ev.DieTaken) -> None:
     colour, value, seat = e.colour, e.value, e.seat
     dice = s.dice
-    i = _AT.get(colour, 0)
-    if i >= len(dice) or dice[i][0] != colour:  # not in COLOURS order
-        i = [c for c, _ in dice].index(colour)
+    i = dice_at(dice, colour)
     values = dice[i][1]
     k = values.index(value)
     s.dice = (*dice[:i], (colour, values[:k] + values[k + 1:]), *dice[i + 1:])
@@ -215,10 +213,6 @@ def _die(s: State, e: ev.DieTaken) -> None:
     p.florins -= e.cost
     p.dice = (*p.dice, (colour, value))
     s.active = Active(seat, colour, value, 1, e.free)
-
-
-_AT = {colour: i for i, colour in enumerate(COLOURS)}
-"""Where each colour's dice are in `State.dice` (rolled in COLOURS order)."""
 
 
 def _hired(s: State, e: ev.HelperHired) -> None:

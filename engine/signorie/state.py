@@ -226,18 +226,22 @@ class State:
         return ()
 
 
-def offered(dice: tuple[tuple[str, tuple[int, ...]], ...], colour: str) -> tuple[int, ...]:
-    """The values of the `colour` dice in `State.dice` (where they are when rolled in
-    COLOURS order, as chance rolls them)."""
+def dice_at(dice: tuple[tuple[str, tuple[int, ...]], ...], colour: str) -> int:
+    """Where the `colour` dice are in `State.dice` (at their place in COLOURS when
+    rolled in that order, as chance rolls them); -1 if nowhere."""
     i = _AT.get(colour, 0)
-    if i < len(dice):
-        c, values = dice[i]
+    if i < len(dice) and dice[i][0] == colour:
+        return i
+    for i, (c, _) in enumerate(dice):
         if c == colour:
-            return values
-    for c, values in dice:
-        if c == colour:
-            return values
-    return ()
+            return i
+    return -1
+
+
+def offered(dice: tuple[tuple[str, tuple[int, ...]], ...], colour: str) -> tuple[int, ...]:
+    """The values of the `colour` dice in `State.dice`."""
+    i = dice_at(dice, colour)
+    return dice[i][1] if i >= 0 else ()
 
 
 _AT = {colour: i for i, colour in enumerate(COLOURS)}
