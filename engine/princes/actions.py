@@ -13,12 +13,12 @@ from .characters import extra_wv
 from .checks import illegal, placement_error, require_action, require_action_turn, require_cash
 from .commands import Build, Command, Done, Freedom, Recruit, TakeBonus, TakeProfession, Work
 from .events import (
+    TURN_ENDED,
     BuildingBuilt,
     CardBought,
     Event,
     FreedomIntroduced,
     Recruited,
-    TurnEnded,
     WorkCompleted,
 )
 from .queries import played
@@ -39,7 +39,7 @@ def decide_action(state: State, seat: int, cmd: Command) -> list[Event]:
 def _done(state: State, seat: int, cmd: Done) -> list[Event]:
     if state.turn != seat or state.phase != "action":
         require_action_turn(state, seat)
-    return [TurnEnded(seat)]
+    return [TURN_ENDED[seat]]
 
 
 def recruits_now(state: State, seat: int) -> bool:

@@ -11,7 +11,7 @@ from engine.errors import NotYourTurnError
 from .characters import PHASE, decide_pass
 from .checks import illegal, require_turn
 from .commands import Bid, Command, Open, Pass, SkippedPass, Take
-from .events import AuctionWon, BidPassed, BidRaised, Event, NamingDeclined, ObjectNamed
+from .events import BID_PASSED, NAMING_DECLINED, Event, auction_won, bid_raised, object_named
 from .queries import can_acquire, can_pay, fame_sold, object_error
 from .state import State
 
@@ -83,18 +83,18 @@ def _skipped_pass(state: State, seat: int, cmd: SkippedPass) -> list[Event]:
     if not ambiguous_pass(state, seat):
         raise illegal("a skipped bidder's pass is read this way only from the player to "
                       "name next, skipped on the object just sold", "auction-skipped-pass")
-    return [BidPassed(seat)]
+    return [BID_PASSED[seat]]
 
 
 def _pass(state: State, seat: int, cmd: Pass) -> list[Event]:
     if state.turn == seat and state.phase == "auction":  # the common case: every check passes
-        return [BidPassed(seat)] if state.lot is not None else [NamingDeclined(seat)]
+        return [BID_PASSED[seat]] if state.lot is not None else [NAMING_DECLINED[seat]]
     if state.phase == PHASE:  # the expansion's character auction
         return decide_pass(state, seat, cmd)
     if state.turn != seat and skipped_bidder(state, seat):
-        return [BidPassed(seat)]
+        return [BID_PASSED[seat]]
     _require_bidding_turn(state, seat, cmd)
-    return [BidPassed(seat)] if state.lot is not None else [NamingDeclined(seat)]
+    return [BID_PASSED[seat]] if state.lot is not None else [NAMING_DECLINED[seat]]
 
 
 def _last(state: State, seat: int) -> bool:
@@ -121,7 +121,7 @@ def _open(state: State, seat: int, cmd: Open) -> list[Event]:
     why = object_error(state, seat, cmd.obj)
     if why:
         raise illegal(why, "auction-open")
-    return [ObjectNamed(seat, cmd.obj, rules.auction_open)]
+    return [object_named(seat, cmd.obj, rules.auction_open)]
 
 
 def _take(state: State, seat: int, cmd: Take) -> list[Event]:
@@ -135,7 +135,7 @@ def _take(state: State, seat: int, cmd: Take) -> list[Event]:
         raise illegal(why, "auction-take")
     price = state.rules.auction_open
     sold = fame_sold(state.rules, state.players[seat], price)
-    return [AuctionWon(seat, cmd.obj, price, sold, taken=True)]
+    return [auction_won(seat, cmd.obj, price, sold, True)]
 
 
 def _bid(state: State, seat: int, cmd: Bid) -> list[Event]:
@@ -155,7 +155,7 @@ def _bid(state: State, seat: int, cmd: Bid) -> list[Event]:
     if amount > p.florins and not can_pay(rules, p, amount):  # cash covers it: it can
         raise illegal(f"you cannot pay {amount}, even by selling all your fame",
                       "auction-cash")
-    return [BidRaised(seat, amount)]
+    return [bid_raised(seat, amount)]
 
 
 AUCTION: dict[type[Any], Callable[[State, int, Any], list[Event]]] = {

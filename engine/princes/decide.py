@@ -37,9 +37,9 @@ from .commands import (
     Use,
 )
 from .events import (
+    BID_PASSED,
+    TURN_ENDED,
     AuctionEnded,
-    AuctionWon,
-    BidPassed,
     CardChosen,
     CardsDrawn,
     Event,
@@ -52,7 +52,7 @@ from .events import (
     ProfessionsKept,
     RoundEnded,
     RoundStarted,
-    TurnEnded,
+    auction_won,
 )
 from .evolve import EVOLVE
 from .queries import chance_due, fame_sold
@@ -126,7 +126,7 @@ def apply_in_place(state: State, seat: int, cmd: Command) -> list[Event]:
         elif state.phase == "action" and state.court is None:
             if state.players[turn].actions < state.rules.limits["actions"]:
                 return events
-            more = [TurnEnded(turn)]
+            more = [TURN_ENDED[turn]]
         else:
             more = automatic(state)
         if not more:
@@ -153,7 +153,7 @@ def _decide(state: State, seat: int, cmd: Command) -> list[Event]:
     if isinstance(cmd, Sell):
         return _decide_sell(state, seat, cmd)
     if isinstance(cmd, Pass) and skipped_bidder(state, seat):
-        return [BidPassed(seat)]  # said while the winner places or draws (R18)
+        return [BID_PASSED[seat]]  # said while the winner places or draws (R18)
     if isinstance(cmd, CharacterBid):
         return characters.decide_bid(state, seat, cmd)
     if state.pending is not None:
@@ -330,8 +330,8 @@ def automatic(state: State) -> list[Event]:
             return [AuctionEnded(state.round)]
         assert state.high is not None
         p = state.players[state.high]
-        return [AuctionWon(state.high, state.lot, state.price,
-                           fame_sold(state.rules, p, state.price))]
+        return [auction_won(state.high, state.lot, state.price,
+                            fame_sold(state.rules, p, state.price))]
     if phase == characters.PHASE:
         return characters.automatic(state)
     if phase == "keep":
@@ -358,7 +358,7 @@ def _action_automatic(state: State) -> list[Event]:
         if state.court is not None:
             limit += characters.extra_actions(state, turn)
         if players[turn].actions >= limit:
-            return [TurnEnded(turn)]
+            return [TURN_ENDED[turn]]
         return []
     best = max(p.best_wv for p in players)
     seats = tuple(i for i, p in enumerate(players) if best and p.best_wv == best)

@@ -312,6 +312,61 @@ EVENT_TYPES: dict[str, type[Any]] = {
     )
 }
 
+# --------------------------------------------------------------------------- made once
+# Events are values, and a replay makes many alike: the commonest are made once each
+# (an event object costs several times a lookup). Seats: fewer than SEATS in any
+# variant; the others are remembered, MEMO_SIZE of each type at most (then forgotten
+# and remembered anew).
+
+SEATS = 8
+MEMO_SIZE = 4096
+
+BID_PASSED = tuple(BidPassed(seat) for seat in range(SEATS))
+"""`BidPassed(seat)`, by seat."""
+NAMING_DECLINED = tuple(NamingDeclined(seat) for seat in range(SEATS))
+"""`NamingDeclined(seat)`, by seat."""
+TURN_ENDED = tuple(TurnEnded(seat) for seat in range(SEATS))
+"""`TurnEnded(seat)`, by seat."""
+
+_raised: dict[tuple[int, int], BidRaised] = {}
+_named: dict[tuple[int, str, int], ObjectNamed] = {}
+_won: dict[tuple[int, str, int, int, bool], AuctionWon] = {}
+
+
+def bid_raised(seat: int, amount: int) -> BidRaised:
+    """`BidRaised(seat, amount)`, made once."""
+    key = (seat, amount)
+    e = _raised.get(key)
+    if e is None:
+        if len(_raised) >= MEMO_SIZE:
+            _raised.clear()
+        e = _raised[key] = BidRaised(seat, amount)
+    return e
+
+
+def object_named(seat: int, obj: str, price: int) -> ObjectNamed:
+    """`ObjectNamed(seat, obj, price)`, made once."""
+    key = (seat, obj, price)
+    e = _named.get(key)
+    if e is None:
+        if len(_named) >= MEMO_SIZE:
+            _named.clear()
+        e = _named[key] = ObjectNamed(seat, obj, price)
+    return e
+
+
+def auction_won(seat: int, obj: str, price: int, fame_sold: int,
+                taken: bool = False) -> AuctionWon:
+    """`AuctionWon(seat, obj, price, fame_sold, taken)`, made once."""
+    key = (seat, obj, price, fame_sold, taken)
+    e = _won.get(key)
+    if e is None:
+        if len(_won) >= MEMO_SIZE:
+            _won.clear()
+        e = _won[key] = AuctionWon(seat, obj, price, fame_sold, taken)
+    return e
+
+
 def is_visible(event: Event, seat: int | None) -> bool:
     """True if `seat` (None: the public) may see every field of the event."""
     return codec.is_visible(event, seat)
