@@ -29,7 +29,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import chain
-from typing import Any
+from typing import Any, cast
 
 from engine.errors import GameError, IllegalMoveError, NotationError
 from engine.frozen import dataclass, quick_init
@@ -47,12 +47,12 @@ from notation import (
     RoundMarker,
     Tag,
     format_log,
-    iter_log,
     known_tags,
     split_players,
 )
 from notation.grammar import Grammar
 from notation.limits import MAX_LINES
+from notation.log import RawMove, iter_log_raw
 from notation.registry import grammar_for
 from notation.words import quote, visible
 
@@ -291,7 +291,7 @@ class _Replay:
         self.result: dict[str, int] | None = None
         self.marked: dict[int, int] = {}  # round -> line of its marker
         self.line = 0
-        self.read: list[LogEntry] = []  # every entry read, in the order of the lines
+        self.read: list[LogEntry | RawMove] = []  # every entry read, in the order of the lines
         self.last = MAX_LINES  # no line after it is played
         self.hidden = 0  # the first line with hidden cards: played no further
         self.outcome: Any = None  # the game's result, once `check_result` asked for it
@@ -477,8 +477,8 @@ class _Replay:
     def run(self, upto: int | None) -> None:
         last = self.last = upto if upto is not None else MAX_LINES  # no line after it is read
         try:
-            read, failure = _read_ahead(iter_log(self.text, grammar=self._wanted_grammar()),
-                                        last)
+            read, failure = _read_ahead(iter_log_raw(self.text,
+                                                     grammar=self._wanted_grammar()), last)
             self.read = read
             entries = iter(read)
             first = self.header(entries)
@@ -506,22 +506,23 @@ class _Replay:
         if not self.hidden:
             self.check_result()
 
-    def header(self, entries: Iterator[LogEntry]) -> LogItem | None:
+    def header(self, entries: Iterator[LogEntry | RawMove]) -> LogItem | RawMove | None:
         """Read the tags up to the first line after them, which is returned (None if
         there is none)."""
         for entry in entries:
-            self.line = entry.line
+            self.line = _line_of(entry)
             if isinstance(entry, Tag):
                 self.tag(entry)
             elif not isinstance(entry, Comment):
                 return entry
         return None
 
-    def body(self, first: LogItem, entries: Iterator[LogEntry]) -> None:
+    def body(self, first: LogItem | RawMove, entries: Iterator[LogEntry | RawMove]) -> None:
         """Play the lines from `first` on. The log reader yields no tag after the
-        first line of the body (it stops with an error)."""
+        first line of the body (it stops with an error). A move may come as a
+        `RawMove` (`notation.log.iter_log_raw`): its `Move` is made only if needed."""
         if self.match is None:
-            self.setup(first)
+            self.setup(_item(first))
         match = self.match
         assert match is not None
         is_hidden = grammar_for(self._game().name).is_hidden
@@ -530,20 +531,23 @@ class _Replay:
         reading = getattr(match.game, "table_reading", _one_reading)
         two_way = getattr(match.game, "two_way", frozenset())
         seats, seeded = self.seats, self.seed is not None
-        entry: LogEntry = first
+        entry: Any = first  # LogEntry | RawMove
         try:
             for entry in chain((first,), entries):
                 kind = type(entry)
-                if kind is Move:
-                    command = entry.command
+                if kind is tuple or kind is Move:
+                    if kind is tuple:
+                        actor, command = entry[1], entry[2]
+                    else:
+                        actor, command = entry.actor, entry.command
                     if is_hidden(command):
                         break
-                    seat = seats[entry.actor]
+                    seat = seats[actor]
                     if seeded and due(match.state) is not None:
                         resolve()
                     if type(command) in two_way and (seeded or due(match.state) is None):
                         other = reading(match.state, seat, command)
-                        if other is not None and self.reread(entry, seat, other):
+                        if other is not None and self.reread(_item(entry), seat, other):
                             continue
                     try:
                         play(seat, command)
@@ -551,8 +555,8 @@ class _Replay:
                         # (a refused command changes nothing: the state is as before it)
                         if not seeded and due(match.state) is not None \
                                 and not match.finished:
-                            raise self._chance_missing(entry) from None
-                        raise self._illegal(entry, e, seat) from None
+                            raise self._chance_missing(_item(entry)) from None
+                        raise self._illegal(_item(entry), e, seat) from None
                 elif kind is Chance:
                     command = entry.command
                     if is_hidden(command):
@@ -569,11 +573,11 @@ class _Replay:
             else:
                 return
             # A public log: the rest is read for its notation only.
-            self.hidden = entry.line
+            self.hidden = _line_of(entry)
             for later in entries:
                 entry = later
         finally:
-            self.line = entry.line
+            self.line = _line_of(entry)
 
     def reread(self, item: Move, seat: int, other: Any) -> bool:
         """Play `other`, the other command the move may mean in a log written at a
@@ -586,7 +590,8 @@ class _Replay:
         assert match is not None
         run: list[Any] = []
         read = self.read
-        for entry in read[bisect_right(read, item.line, key=_line_of):]:
+        for later in read[bisect_right(read, item.line, key=_line_of):]:
+            entry = _item(later)
             if entry.line > self.last or len(run) == LOOK_AHEAD:
                 break
             if type(entry) is Comment:
@@ -681,24 +686,30 @@ def _one_reading(state: Any, seat: int, command: Any) -> None:
     return None
 
 
-def _line_of(entry: LogEntry) -> int:
-    return entry.line
+def _line_of(entry: LogEntry | RawMove) -> int:
+    return entry[0] if type(entry) is tuple else cast(LogEntry, entry).line
 
 
-def _read_ahead(entries: Iterator[LogEntry], last: int) -> tuple[list[LogEntry], Exception | None]:
+def _item(entry: LogEntry | RawMove) -> Any:
+    """The entry, a `RawMove` made a `Move`."""
+    return Move(*entry) if type(entry) is tuple else entry
+
+
+def _read_ahead(entries: Iterator[LogEntry | RawMove],
+                last: int) -> tuple[list[LogEntry | RawMove], Exception | None]:
     """The entries a replay up to line `last` plays (every tag, the lines up to line
     `last`), read before any is played, up to the first that cannot be read; and what
     stopped the reading there, if anything (raised by the caller once the lines before
     it are played, as if they were read one by one). Reading first and playing then is
     faster than reading and playing line by line."""
-    read: list[LogEntry] = []
+    read: list[LogEntry | RawMove] = []
     try:
         if last >= MAX_LINES:  # the reader yields no line after it: read them all
             read.extend(entries)  # (what is read before an error stays in `read`)
         else:
             append = read.append
             for entry in entries:
-                if entry.line > last and type(entry) is not Tag:
+                if _line_of(entry) > last and type(entry) is not Tag:
                     break
                 append(entry)
     except Exception as e:  # raised again by the caller, where the reading got to

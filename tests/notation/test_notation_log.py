@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,6 +21,7 @@ from notation import (
     iter_log,
     parse_log,
 )
+from notation.log import iter_log_raw
 
 # A copy of ../shared/examples/princes-recorded-4p.log, read as is.
 EXAMPLE = Path(__file__).parent / "fixtures" / "princes-recorded-4p.log"
@@ -267,3 +270,27 @@ def test_a_players_value_is_checked_once_and_its_errors_every_time(
         assert (info.value.line, info.value.column) == (1, len(indent) + 22)
         assert "listed twice" in info.value.message
     assert "anna, bas, anna" not in log_module._PLAYERS
+
+
+def _entries(entries: Iterable[Any]) -> list[tuple[int, object]]:
+    """(line, entry) of each entry, a raw move made a `Move` (`Move.line` is not
+    compared)."""
+    out: list[tuple[int, object]] = []
+    for e in entries:
+        item = Move(*e) if type(e) is tuple else e
+        out.append((item.line, item))
+    return out
+
+
+def test_the_raw_reading_gives_the_same_lines_most_moves_as_tuples() -> None:
+    text = EXAMPLE.read_text(encoding="utf-8")
+    raw = list(iter_log_raw(text))
+    assert _entries(raw) == _entries(iter_log(text))
+    moves = [e for e in raw if type(e) in (tuple, Move)]
+    assert sum(type(e) is tuple for e in moves) > len(moves) // 2  # read the quick way
+    assert all(type(e) is not tuple for e in iter_log(text))
+    body = "anna: pass\nanna: pass\nbas: open jester # c\nbas: open jester\nanna: pass pass\n"
+    for read in (iter_log, iter_log_raw):
+        with pytest.raises(NotationError) as caught:
+            _entries(read(HEADER + body))
+        assert caught.value.line == 7
