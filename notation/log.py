@@ -377,7 +377,7 @@ def iter_log_raw(text: str, *, grammar: Grammar | None = None) -> Iterator[LogEn
     """`iter_log`, except that a move line read the quick way (most of them) comes as
     a `RawMove` tuple, not a `Move`: for a replayer, which needs no object for a good
     line, and making one costs more than reading the line. The same lines, values and
-    errors.
+    errors. A `RawMove`'s command is never hidden (`Grammar.is_hidden`).
     """
     return _iter_log(text, grammar, True)
 
@@ -401,9 +401,11 @@ def _iter_log(text: str, grammar: Grammar | None, raw: bool) -> Iterator[LogEntr
     # command text seen before is not read again: fast results are values of their
     # text and the players alone (and those that name no player, of their text
     # alone: `_shared`), and a whole move line seen before (with no comment) is the
-    # same actor and command again.
+    # same actor and command again. A command with hidden values (`Grammar.is_hidden`)
+    # goes the general way (so a `RawMove` never has one).
     fast = False  # set at the first line of the body
     fast_command: Callable[[list[str], Vocabulary | None], Any] = _none
+    hidden: Callable[[Any], bool] = bool
     fast_chance: Callable[[str, int, Vocabulary | None], Any] = _none
     actors: dict[str, str] = {}
     shared: dict[str, Any] = {}  # the text after `actor:` -> its fast command naming
@@ -436,13 +438,19 @@ def _iter_log(text: str, grammar: Grammar | None, raw: bool) -> Iterator[LogEntr
                             toks = rest.split()
                             command = fast_command(toks, NOBODY)
                             if command is not None:
-                                if len(shared) >= SHARED_COMMANDS:
-                                    shared.clear()
-                                shared[rest] = command
+                                if hidden(command):
+                                    command = None
+                                else:
+                                    if len(shared) >= SHARED_COMMANDS:
+                                        shared.clear()
+                                    shared[rest] = command
                             else:
                                 command = fast_command(toks, players)
                                 if command is not None:
-                                    commands[rest] = command
+                                    if hidden(command):
+                                        command = None
+                                    else:
+                                        commands[rest] = command
                     if command is not None:
                         if hash_at < 0:
                             moves[line] = (actor, command)
@@ -504,6 +512,7 @@ def _iter_log(text: str, grammar: Grammar | None, raw: bool) -> Iterator[LogEntr
                 in_body = True
                 reading = grammar if grammar is not None else grammar_for(None)
                 fast_command, fast_chance = reading.fast_command, reading.fast_chance
+                hidden = reading.is_hidden
                 shared = _shared_commands(reading)
                 actors = players.lookup
                 fast = _FAST_PATH

@@ -536,12 +536,12 @@ class _Replay:
             for entry in chain((first,), entries):
                 kind = type(entry)
                 if kind is tuple or kind is Move:
-                    if kind is tuple:
+                    if kind is tuple:  # never hidden (`iter_log_raw`)
                         actor, command = entry[1], entry[2]
                     else:
                         actor, command = entry.actor, entry.command
-                    if is_hidden(command):
-                        break
+                        if is_hidden(command):
+                            break
                     seat = seats[actor]
                     if seeded and due(match.state) is not None:
                         resolve()

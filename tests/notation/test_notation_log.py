@@ -294,3 +294,23 @@ def test_the_raw_reading_gives_the_same_lines_most_moves_as_tuples() -> None:
         with pytest.raises(NotationError) as caught:
             _entries(read(HEADER + body))
         assert caught.value.line == 7
+
+
+def test_a_raw_move_is_never_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Were the grammar's fast path to read a hidden command, the raw reading gives
+    # it as a Move (read the general way), which a replayer checks for hidden values.
+    import notation.log as log
+    from notation.registry import grammar_for
+
+    grammar = grammar_for("princes-of-florence")
+    quick = type(grammar).fast_command
+
+    def fast(toks: list[str], players: Any) -> Any:
+        return Keep(("?", "?", "?")) if toks[:1] == ["keep"] else quick(toks, players)
+
+    monkeypatch.setattr(type(grammar), "fast_command", staticmethod(fast))
+    monkeypatch.setattr(log, "_shared", {})
+    text = HEADER + "anna: pass\nbas: pass\nanna: keep ? ? ?\nanna: keep ? ? ?\nbas: pass\n"
+    raw = list(iter_log_raw(text))  # (the first line of the body: read the general way)
+    assert [type(e) for e in raw[2:]] == [Move, tuple, Move, Move, tuple]
+    assert _entries(raw) == _entries(iter_log(text))
