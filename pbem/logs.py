@@ -545,9 +545,10 @@ class _Replay:
                     seat = seats[actor]
                     if seeded and due(match.state) is not None:
                         resolve()
-                    if type(command) in two_way and (seeded or due(match.state) is None):
-                        other = reading(match.state, seat, command)
-                        if other is not None and self.reread(_item(entry), seat, other):
+                    if type(command) in two_way:
+                        other = reading(match.state, seat, command)  # (a query: no change)
+                        if other is not None and (seeded or due(match.state) is None) \
+                                and self.reread(_item(entry), seat, other):
                             continue
                     try:
                         play(seat, command)
