@@ -14,6 +14,7 @@ from engine import decks
 
 from . import characters
 from .events import (
+    SEATS,
     AuctionEnded,
     AuctionWon,
     BidPassed,
@@ -47,6 +48,11 @@ from .state import FREEDOMS_DUE, Pending, Player, State, player, shared_copy
 
 _LIMITED = frozenset(("builder", LANDSCAPE_LOT, *LANDSCAPES))
 """The objects that not everyone may take (see `queries.can_acquire`)."""
+
+_AFTER = tuple(tuple(tuple((seat + i) % n for i in range(1, n + 1)) for seat in range(n))
+               for n in range(SEATS + 1))
+"""`_AFTER[n][seat]`: the seats of an n-player game in turn order from the one after
+`seat`, `seat` last (`_AFTER[n][seat - 1]`: from `seat`)."""
 
 
 def evolve(state: State, event: Event) -> State:
@@ -100,16 +106,14 @@ def _next_bidder(state: State, after: int) -> int | None:
     high bidder, not passed on this lot, and able to take the lot."""
     lot, high, passed, players = state.lot, state.high, state.passed, state.players
     assert lot is not None
-    n = len(players)
+    order = _AFTER[len(players)][after]
     if lot not in _LIMITED:  # anyone may take it
-        for i in range(1, n + 1):
-            s = (after + i) % n
+        for s in order:
             p = players[s]
             if s != high and not p.won and not p.out and s not in passed:
                 return s
         return None
-    for i in range(1, n + 1):
-        s = (after + i) % n
+    for s in order:
         p = players[s]
         if s != high and not p.won and not p.out and s not in passed \
                 and can_acquire(state, s, lot):
@@ -119,10 +123,8 @@ def _next_bidder(state: State, after: int) -> int | None:
 
 def _next_namer(state: State) -> int | None:
     """The namer if still in the auction phase, else the next seat that is."""
-    players, namer = state.players, state.namer
-    n = len(players)
-    for i in range(n):
-        s = (namer + i) % n
+    players = state.players
+    for s in _AFTER[len(players)][state.namer - 1]:
         p = players[s]
         if not p.won and not p.out:
             return s
@@ -361,9 +363,7 @@ def _on_fame_sold(s: State, e: FameSold) -> None:
 def _on_turn_ended(s: State, e: TurnEnded) -> None:
     (player(s, e.seat) if s.shared else s.players[e.seat]).turn_done = True
     players = s.players
-    n = len(players)
-    for i in range(1, n + 1):
-        seat = (e.seat + i) % n
+    for seat in _AFTER[len(players)][e.seat]:
         if not players[seat].turn_done:
             s.turn = seat
             return
