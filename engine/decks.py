@@ -15,6 +15,7 @@ without a running generator, so any single draw can be recomputed on its own.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from struct import Struct
 from typing import Any
 
 Deck = tuple[frozenset[str], ...]
@@ -91,13 +92,16 @@ def _hash() -> Callable[[bytes], Any]:
 
 
 def _stream(key: bytes) -> Iterator[int]:
+    """32-bit unsigned integers, big-endian, from the blocks sha256(key + counter)."""
     sha256 = _hash()
     counter = 0
     while True:
-        block = sha256(key + counter.to_bytes(8, "big")).digest()
-        for i in range(0, 32, 4):
-            yield int.from_bytes(block[i : i + 4], "big")
+        yield from _words(sha256(key + counter.to_bytes(8, "big")).digest())
         counter += 1
+
+
+_words = Struct(">8I").unpack
+"""The eight 32-bit big-endian words of a 32-byte block."""
 
 
 def _below(stream: Iterator[int], n: int) -> int:

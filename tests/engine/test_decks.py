@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from engine import decks
 from engine.decks import draw_error, new_deck, put_under, remove_drawn
 
 DECK = put_under(put_under(new_deck("abcde"), "fg"), "hij")
@@ -45,3 +46,14 @@ def test_draw_errors_say_why() -> None:
     assert draw_error(DECK, tuple("abcdfg"), 6) == \
         "'f' cannot be drawn yet: cards above it must come first"
     assert draw_error(DECK, tuple("abcdefgh"), 20) == "10 cards are drawn here, not 8"
+
+
+def test_the_stream_is_the_big_endian_words_of_the_counted_sha256_blocks() -> None:
+    from hashlib import sha256
+    from itertools import islice
+
+    for k in range(20):
+        key = decks.draw_key(f"seed-{k}", k, "deal")
+        want = [int.from_bytes(sha256(key + n.to_bytes(8, "big")).digest()[i : i + 4], "big")
+                for n in range(3) for i in range(0, 32, 4)]
+        assert list(islice(decks._stream(key), 24)) == want
