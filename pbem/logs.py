@@ -29,7 +29,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import chain
-from typing import Any, cast
+from typing import Any
 
 from engine.errors import GameError, IllegalMoveError, NotationError
 from engine.frozen import dataclass, quick_init
@@ -688,7 +688,7 @@ def _one_reading(state: Any, seat: int, command: Any) -> None:
 
 
 def _line_of(entry: LogEntry | RawMove) -> int:
-    return entry[0] if type(entry) is tuple else cast(LogEntry, entry).line
+    return entry[0] if type(entry) is tuple else entry.line  # type: ignore[union-attr]
 
 
 def _item(entry: LogEntry | RawMove) -> Any:
