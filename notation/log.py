@@ -13,7 +13,8 @@ every game; the commands and chance lines by the game's grammar
 (`notation.grammar`), which the [Game] tag picks (no tag: the default game).
 
 `iter_log` reads lazily and stops at the first bad line with a NotationError whose
-`line` and `column` are set, so a replayer can apply items as they come.
+`line` and `column` are set, so a replayer can apply items as they come;
+`iter_log_raw` reads the same, most moves as plain tuples (a replayer's reading).
 """
 
 from __future__ import annotations
