@@ -406,7 +406,7 @@ def _iter_log(text: str, grammar: Grammar | None, raw: bool) -> Iterator[LogEntr
     # goes the general way (so a `RawMove` never has one).
     fast = False  # set at the first line of the body
     fast_command: Callable[[list[str], Vocabulary | None], Any] = _none
-    hidden: Callable[[Any], bool] = bool
+    hidden: Callable[[Any], bool] = bool  # `Grammar.is_hidden`, set with `fast_command`
     fast_chance: Callable[[str, int, Vocabulary | None], Any] = _none
     actors: dict[str, str] = {}
     shared: dict[str, Any] = {}  # the text after `actor:` -> its fast command naming
