@@ -49,7 +49,7 @@ from .commands import (
 )
 from .evolve import evolve
 from .ruleset import INITIATIVE, Rules
-from .state import ACTIONS, EXTRA, REWARDS, State
+from .state import ACTIONS, EXTRA, REWARDS, State, offered
 
 # --------------------------------------------------------------------------- choices
 
@@ -237,11 +237,11 @@ def can_take(state: State, seat: int) -> bool:
                 (colour, column.cost, column.signoria in UNCONDITIONAL)
                 for colour, column in sorted(r.columns.items(), key=lambda c: c[1].cost)
                 if column.signoria in UNCONDITIONAL or column.signoria == "tracks"))
-        dice, mine, florins = dict(state.dice), dict(p.dice), p.florins
+        dice, mine, florins = state.dice, p.dice, p.florins
         tracks: bool | None = None
         for colour, cost, unconditional in got[1]:
-            values = dice.get(colour)
-            if values and colour not in mine and (
+            values = offered(dice, colour)
+            if values and not _holds(mine, colour) and (
                     free or max(0, cost - max(values)) <= florins):
                 if unconditional:
                     return True
@@ -253,8 +253,8 @@ def can_take(state: State, seat: int) -> bool:
                     return True
         # a helper hired with a die taken (`hire_options` after the die is paid for)
         if state.helpers_left > 0:
-            for colour, values in dice.items():
-                if not values or colour in mine:
+            for colour, values in dice:  # (each colour once: chance rolls them so)
+                if not values or _holds(mine, colour):
                     continue
                 cost = 0 if free else max(0, r.columns[colour].cost - max(values))
                 target = r.hire_target(colour)
@@ -264,6 +264,14 @@ def can_take(state: State, seat: int) -> bool:
                     if hs.cost <= florins - cost and not p.has_helper(target, hs.space):
                         return True
     return _any(state, take_options(state, seat))
+
+
+def _holds(mine: tuple[tuple[str, int], ...], colour: str) -> bool:
+    """Whether a board's dice (`Board.dice`) hold one of `colour`."""
+    for c, _ in mine:
+        if c == colour:
+            return True
+    return False
 
 
 _QUICK: dict[int, tuple[Rules, tuple[tuple[str, int, bool], ...]]] = {}
@@ -312,26 +320,86 @@ def helper_options(state: State, seat: int, space: int) -> Generator[Activate, N
 
 
 def can_activate(state: State, seat: int, space: int) -> bool:
-    """True if `seat` may activate its helper on `space` now (`helper_options`): first
-    the quick yes of a helper whose effect asks no choice, or one whose choices
-    (`helper_options`'s first) are there for sure."""
+    """True if `seat` may activate its helper on `space` now (`helper_options`): the
+    answer worked out from the position for every effect but a task's (whose choices
+    `helper_options` tries), the same as whether `helper_options` gives one."""
     a = state.active
-    if a is not None and space >= a.next and state.players[seat].has_helper(a.colour, space):
-        hs = state.rules.helper_space(a.colour, space)
-        if hs is not None:
-            effect = hs.effect
-            if effect in ALWAYS:
+    if a is None or space < a.next or not state.players[seat].has_helper(a.colour, space):
+        return False
+    hs = state.rules.helper_space(a.colour, space)
+    if hs is None:
+        return _any(state, helper_options(state, seat, space))
+    effect = hs.effect
+    if effect in ALWAYS:
+        return True
+    p = state.players[seat]
+    if effect == "progress" or effect == "die-progress":
+        return _has_step(state, seat, hs.amount if effect == "progress" else a.value, hs.track)
+    if effect == "figure":  # `figures_options(state, seat, 1)`
+        return (p.general_m >= 1 and p.general_f >= 0) or (p.general_m >= 0
+                                                           and p.general_f >= 1)
+    if effect == "alliance":
+        return tiles_left(state) > 0
+    if effect == "males-in-cities":
+        for c in state.cities:
+            if seat in c.mission:
                 return True
-            p = state.players[seat]
-            if effect == "figure" and (p.general_m > 0 or p.general_f > 0):
-                return True
-            if effect == "alliance" and tiles_left(state):
-                return True
-            if (effect == "progress" or effect == "die-progress") and hs.track != INITIATIVE \
-                    and p.males and state.rules.career_top >= 1 and (
-                        hs.amount if effect == "progress" else a.value) >= 1:
-                return True  # a new figure on the track's first space
+        return False
+    if effect == "mission-alliance":
+        return _can_send(state, seat)
+    if effect == "marriage-alliance":
+        return _can_marry(state, seat)
     return _any(state, helper_options(state, seat, space))
+
+
+def _has_step(state: State, seat: int, most: int, track: str) -> bool:
+    """Whether `tracks_options(state, seat, most, (track,))` gives one: its first
+    choices are the single steps (`_steps`), and without one it gives none."""
+    r = state.rules
+    p = state.players[seat]
+    if track == INITIATIVE:
+        return min(most, r.initiative_top - p.initiative) >= 1
+    top = r.career_top
+    if p.males and min(most, top) >= 1:
+        return True
+    for owner, at in state.figures_on(track):
+        if owner == seat and min(most, top - at) >= 1:
+            return True
+    return False
+
+
+def _can_marry(state: State, seat: int) -> bool:
+    """Whether `marry_options` gives one."""
+    r = state.rules
+    p = state.players[seat]
+    if not p.females:
+        return False
+    most = min(r.dowry_max, p.florins)
+    for city in state.cities:
+        values = r.cities[city.name].marriage
+        space = lowest_empty(values, city.marriage)
+        if space is not None and values[space] <= most:
+            return True
+    return False
+
+
+def _can_send(state: State, seat: int) -> bool:
+    """Whether `mission_options` gives one: a figure of `seat` whose rank reaches
+    the lowest empty mission space of a city."""
+    r = state.rules
+    rank: int | None = None  # the highest rank of a figure of `seat` on a career track
+    for figures in state.careers:
+        for owner, at in figures:
+            if owner == seat and (rank is None or r.rank(at) > rank):
+                rank = r.rank(at)
+    if rank is None:
+        return False
+    for city in state.cities:
+        values = r.cities[city.name].mission
+        at = lowest_empty(values, city.mission)
+        if at is not None and values[at] <= rank:
+            return True
+    return False
 
 
 ALWAYS: tuple[str, ...] = ("offspring", "points", "florins")

@@ -164,3 +164,35 @@ def test_can_activate_agrees_with_the_full_search() -> None:
                         asked += 1
                         yes += got
     assert asked and yes
+
+
+def test_can_activate_answers_each_effect_both_ways() -> None:
+    """`can_activate` works out the answer of most effects from the position (no
+    choice tried): at every position of random games with a die just taken, for each
+    seat holding a helper below it, and for the same seat with no florins, no figures
+    in its available supply, none in the General Supply and the initiative disc on
+    top, the same answer as the full search; and each worked-out effect answers both
+    yes and no."""
+    seen: set[tuple[str, bool]] = set()
+    for players in (2, 3, 4):
+        for seed in range(GAMES_PER_COUNT):
+            _, _, states = walk(players, seed)
+            for state in states:
+                a = state.active
+                if a is None:
+                    continue
+                top = state.rules.initiative_top
+                for hs in state.rules.columns[a.colour].helpers:
+                    for seat in range(players):
+                        if not state.players[seat].has_helper(a.colour, hs.space):
+                            continue
+                        for changes in ({}, {"florins": 0}, {"males": 0, "females": 0},
+                                        {"general_m": 0, "general_f": 0},
+                                        {"initiative": top}):
+                            s = state_module.replace_board(state, seat, **changes)
+                            got = legal.can_activate(s, seat, hs.space)
+                            assert got == _full_can_activate(s, seat, hs.space), (hs, changes)
+                            seen.add((hs.effect, got))
+    worked_out = {"progress", "die-progress", "figure", "males-in-cities", "mission-alliance",
+                  "marriage-alliance"}
+    assert {(e, b) for e in worked_out for b in (True, False)} <= seen, seen
