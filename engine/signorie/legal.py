@@ -396,8 +396,8 @@ def _can_send(state: State, seat: int) -> bool:
         return False
     for city in state.cities:
         values = r.cities[city.name].mission
-        at = lowest_empty(values, city.mission)
-        if at is not None and values[at] <= rank:
+        space = lowest_empty(values, city.mission)
+        if space is not None and values[space] <= rank:
             return True
     return False
 
