@@ -23,11 +23,13 @@ from typing import Any
 
 import pytest
 
+from engine.errors import IllegalMoveError
 from engine.match import Match
 from engine.protocol import CHANCE
 from engine.selfplay import NAMES
 from engine.signorie import decide, definition, evolve, legal
 from engine.signorie import state as state_module
+from engine.signorie.commands import COLOURS, Activate, Florins, Hire, Offspring, Reward, Take
 from engine.signorie.definition import GAME
 from engine.signorie.state import ACTIONS, EXTRA
 
@@ -196,3 +198,56 @@ def test_can_activate_answers_each_effect_both_ways() -> None:
     worked_out = {"progress", "die-progress", "figure", "males-in-cities", "mission-alliance",
                   "marriage-alliance"}
     assert {(e, b) for e in worked_out for b in (True, False)} <= seen, seen
+
+
+def _candidates(state: Any, seat: int) -> Iterator[Any]:
+    """Commands whose fold in place may skip the undo (`decide._sure_*`), legal or not."""
+    r = state.rules
+    for colour in COLOURS:
+        for value in range(1, r.die_faces + 1):
+            yield Take(colour, value, Florins())
+            yield Take(colour, value, Offspring())
+            for space in range(1, 2 + len(r.columns[colour].helpers)):
+                yield Take(colour, value, Hire(space))
+    if state.active is not None:
+        for space in range(1, 2 + len(r.columns[state.active.colour].helpers)):
+            yield Activate(space)
+    yield from (Reward("florins"), Reward("points"), Reward("buy"))
+
+
+def test_a_command_folded_without_undo_is_refused_before_it_changes_anything() -> None:
+    """A command that `apply_in_place` folds without keeping what to put back, refused
+    or not, gives what `apply` (on a copy, undo or none) gives, and a refused one
+    leaves the state as it was."""
+    sure = {Take: decide._sure_take, Activate: decide._sure_activate,
+            Reward: decide._sure_reward}
+    refused = folded = 0
+    for players in (2, 4):
+        for seed in range(GAMES_PER_COUNT // 2 or 1):
+            _, _, states = walk(players, seed)
+            for state in states:
+                if state.chance is not None or not state.waiting():
+                    continue
+                seat = state.waiting()[0]
+                for command in _candidates(state, seat):
+                    if not sure[type(command)](state, seat, command):
+                        continue
+                    mine = GAME.owned_copy(state)
+                    try:
+                        expected: Any = decide.apply(state, seat, command)
+                    except IllegalMoveError as e:
+                        expected = e
+                    try:
+                        got: Any = (mine, decide.apply_in_place(mine, seat, command))
+                    except IllegalMoveError as e:
+                        got = e
+                    if isinstance(expected, IllegalMoveError):
+                        assert isinstance(got, IllegalMoveError), command
+                        assert (str(got), got.rule) == (str(expected), expected.rule)
+                        assert mine == state, command
+                        refused += 1
+                    else:
+                        assert not isinstance(got, IllegalMoveError), (command, got)
+                        assert got[1] == expected[1] and got[0] == expected[0], command
+                        folded += 1
+    assert refused and folded
