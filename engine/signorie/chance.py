@@ -9,7 +9,6 @@ line, checked here against what could have happened.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -53,8 +52,13 @@ class Due:
 
 def empty_fields(state: State) -> tuple[tuple[str, str], ...]:
     """The empty alliance tile fields of the cities in play, in order."""
-    return tuple((c.name, field) for c in state.cities for field in ("marriage", "mission")
-                 if not c.tile(field))
+    out: list[tuple[str, str]] = []
+    for c in state.cities:
+        if not c.marriage_tile:
+            out.append((c.name, "marriage"))
+        if not c.mission_tile:
+            out.append((c.name, "mission"))
+    return tuple(out)
 
 
 def tiles_left(state: State) -> int:
@@ -305,9 +309,10 @@ def _bad(message: str) -> ChanceError:
 def _check_tiles(state: State, tiles: list[str]) -> None:
     r = state.rules
     index = _family_index(r)
-    # the tiles of the pool by tile: counted one by one for a single tile (a draw)
-    pool: dict[str, int] = (Counter(state.pool) if len(tiles) != 1
-                            else {tiles[0]: state.pool.count(tiles[0])})
+    # the pool's tiles of each tile named (`tuple.count`: quicker than a Counter of
+    # the whole pool for the few tiles a line names)
+    have = state.pool
+    pool: dict[str, int] = {t: have.count(t) for t in tiles}
     left = list(state.family_left)
     for t in tiles:
         i = index.get(t)  # a known tile (`_points_of`: the same as the check below)

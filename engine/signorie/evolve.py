@@ -146,11 +146,17 @@ def _round(s: State, e: ev.RoundStarted) -> None:
 
 def _take_tile(s: State, tile: str) -> None:
     """The pool and the family's count without one `tile`."""
+    _take_tiles(s, (tile,))
+
+
+def _take_tiles(s: State, tiles: tuple[str, ...]) -> None:
+    """The pool and the families' counts without `tiles`."""
     pool = list(s.pool)
-    pool.remove(tile)
-    family = s.rules.families.index(s.rules.tile_family(tile))
     left = list(s.family_left)
-    left[family] -= 1
+    r = s.rules
+    for tile in tiles:
+        pool.remove(tile)
+        left[r.families.index(r.tile_family(tile))] -= 1
     s.pool, s.family_left = tuple(pool), tuple(left)
 
 
@@ -162,7 +168,7 @@ def _alliances(s: State, e: ev.AlliancesLaid) -> None:
             cities[i] = _city(cities[i], marriage_tile=tile)
         else:
             cities[i] = _city(cities[i], mission_tile=tile)
-        _take_tile(s, tile)
+    _take_tiles(s, tuple(tile for _, _, tile in e.tiles))
     s.cities = tuple(cities)
 
 
