@@ -19,6 +19,7 @@ from collections.abc import Generator, Iterator
 from typing import Any
 
 from engine.errors import IllegalMoveError
+from engine.frozen import dataclass
 from engine.protocol import CHANCE
 
 from . import events as ev
@@ -49,7 +50,7 @@ from .commands import (
 )
 from .evolve import evolve
 from .ruleset import INITIATIVE, Rules
-from .state import ACTIONS, EXTRA, REWARDS, State, offered
+from .state import ACTIONS, EXTRA, REWARDS, State
 
 # --------------------------------------------------------------------------- choices
 
@@ -224,46 +225,131 @@ one): a die of such a column that the player may take makes a legal Take."""
 
 def can_take(state: State, seat: int) -> bool:
     """True if `seat` has a legal Take (`take_options`), asked after most commands:
-    first the quick yes of an affordable die of a column whose Signoria action needs
-    nothing, or progress points with somewhere to go, without trying the die on a
-    copy of the state."""
+    first the quick yes, in one pass over the dice on offer, of an affordable die of
+    a column whose Signoria action needs nothing, or progress points with somewhere
+    to go, or a helper it may hire once paid for, without trying the die on a copy of
+    the state."""
     r = state.rules
     free = state.phase == EXTRA
     p = state.players[seat]
     if free or len(p.dice) < r.max_dice:
         got = _QUICK.get(id(r))
         if got is None or got[0] is not r:
-            got = _QUICK[id(r)] = (r, tuple(
-                (colour, column.cost, column.signoria in UNCONDITIONAL)
-                for colour, column in sorted(r.columns.items(), key=lambda c: c[1].cost)
-                if column.signoria in UNCONDITIONAL or column.signoria == "tracks"))
-        dice, mine, florins = state.dice, p.dice, p.florins
+            got = _QUICK[id(r)] = (r, _columns(r))
+        columns = got[1]
+        mine, florins = p.dice, p.florins
         tracks: bool | None = None
-        for colour, cost, unconditional in got[1]:
-            values = offered(dice, colour)
-            if values and not _holds(mine, colour) and (
-                    free or max(0, cost - max(values)) <= florins):
-                if unconditional:
-                    return True
+        supply: bool | None = None
+        for colour, values in state.dice:  # (each colour once: chance rolls them so)
+            if not values or _holds(mine, colour):
+                continue
+            column = columns.get(colour)
+            if column is None:
+                continue
+            cost = 0 if free else max(0, column.cost - max(values))
+            if cost > florins:
+                continue
+            if column.signoria == _ANY:
+                return True
+            if column.signoria == _TRACKS:
                 if tracks is None:  # a first step of `tracks_options` over TRACKS
                     most = r.track_points
                     tracks = (p.males > 0 and min(most, r.career_top) >= 1) or min(
-                        most, r.initiative_top - p.initiative) >= 1
+                        most, r.initiative_top - p.initiative) >= 1 or any(
+                        _has_step(state, seat, most, track) for track in TRACKS)
                 if tracks:
                     return True
-        # a helper hired with a die taken (`hire_options` after the die is paid for)
-        if state.helpers_left > 0:
-            for colour, values in dice:  # (each colour once: chance rolls them so)
-                if not values or _holds(mine, colour):
-                    continue
-                cost = 0 if free else max(0, r.columns[colour].cost - max(values))
-                target = r.hire_target(colour)
-                if cost > florins or target is None:
-                    continue
-                for hs in r.columns[target].helpers:
-                    if hs.cost <= florins - cost and not p.has_helper(target, hs.space):
-                        return True
+            # a helper hired with the die taken (`hire_options` once it is paid for)
+            target = column.hires
+            if target is not None:
+                if supply is None:
+                    supply = state.helpers_left > 0
+                if supply:
+                    for space, price in column.spaces:
+                        if price <= florins - cost and not p.has_helper(target, space):
+                            return True
+            if len(state.tasks) != len(r.task_fields):
+                break  # (`task_options` refuses such a position: asked below)
+            if _task_open(state, seat, column, florins - cost):
+                return True
+            if column.signoria == _MARRY and _marriage_open(state, p.females, florins - cost):
+                return True
+            if column.signoria == _MISSION and _can_send(state, seat):
+                return True
+        else:
+            return False  # (every choice `take_options` tries is answered above)
     return _any(state, take_options(state, seat))
+
+
+def _task_open(state: State, seat: int, column: _Column, florins: int) -> bool:
+    """Whether `task_options(after, seat, colour, single=False)` gives one, `after`
+    the position with the die of the column's colour paid for (`florins` left)."""
+    r = state.rules
+    p = state.players[seat]
+    for k, sex in column.tasks:
+        tile = r.tasks[state.tasks[k]]
+        have = p.males if sex == "m" else p.females
+        for count in tile.counts:
+            if count > have:
+                continue
+            m, f = (count, 0) if sex == "m" else (0, count)  # returned (`TaskUsed`)
+            kind = tile.type
+            if kind == "career":
+                if _step_open(state, seat, tile.per * count, tile.track, p.males - m):
+                    return True
+            elif kind == "initiative":
+                if min(tile.per * count, r.initiative_top - p.initiative) >= 1:
+                    return True
+            elif kind == "figures":  # `figures_options` with the figures returned
+                general_m, general_f = p.general_m + m, p.general_f + f
+                for males in range(count, -1, -1):
+                    if males <= general_m and count - males <= general_f:
+                        return True
+            elif kind == "alliance":
+                if tiles_left(state):
+                    return True
+            elif kind == "action":
+                if tile.action == "marry":
+                    if _marriage_open(state, p.females - f, florins):
+                        return True
+                elif _can_send(state, seat):
+                    return True
+            else:
+                return True
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class _Column:
+    """What `can_take` reads of a column: its die's cost, its Signoria action (_ANY
+    for one that needs nothing, else which), the column its die hires onto and that
+    column's helper spaces with their costs, and its task fields."""
+
+    cost: int
+    signoria: int
+    hires: str | None
+    spaces: tuple[tuple[int, int], ...]
+    tasks: tuple[tuple[int, str], ...]  # its task fields: (index in `State.tasks`, sex)
+
+
+_ANY, _TRACKS, _MARRY, _MISSION = 1, 2, 3, 4
+_SIGNORIA = {"tracks": _TRACKS, "marry": _MARRY, "mission": _MISSION}
+
+
+def _columns(r: Rules) -> dict[str, _Column]:
+    out: dict[str, _Column] = {}
+    fields = r.task_fields
+    for colour, column in r.columns.items():
+        target = r.hire_target(colour)
+        out[colour] = _Column(
+            column.cost,
+            _ANY if column.signoria in UNCONDITIONAL
+            else _SIGNORIA.get(column.signoria, _MISSION),  # (`signoria_options`)
+            target,
+            () if target is None else tuple((hs.space, hs.cost)
+                                            for hs in r.columns[target].helpers),
+            tuple((k, sex) for k, (c, sex) in enumerate(fields) if c == colour))
+    return out
 
 
 def _holds(mine: tuple[tuple[str, int], ...], colour: str) -> bool:
@@ -274,9 +360,8 @@ def _holds(mine: tuple[tuple[str, int], ...], colour: str) -> bool:
     return False
 
 
-_QUICK: dict[int, tuple[Rules, tuple[tuple[str, int, bool], ...]]] = {}
-"""By the id of a Rules: it, and each column whose Signoria action is UNCONDITIONAL
-(True) or progress points (False), with its cost (`can_take`)."""
+_QUICK: dict[int, tuple[Rules, dict[str, _Column]]] = {}
+"""By the id of a Rules: it, and what `can_take` reads of each column."""
 
 
 def _any(state: State, options: Generator[Any, None, None]) -> bool:
@@ -355,12 +440,16 @@ def can_activate(state: State, seat: int, space: int) -> bool:
 def _has_step(state: State, seat: int, most: int, track: str) -> bool:
     """Whether `tracks_options(state, seat, most, (track,))` gives one: its first
     choices are the single steps (`_steps`), and without one it gives none."""
+    return _step_open(state, seat, most, track, state.players[seat].males)
+
+
+def _step_open(state: State, seat: int, most: int, track: str, males: int) -> bool:
+    """`_has_step` for `seat` with `males` in its available supply."""
     r = state.rules
-    p = state.players[seat]
     if track == INITIATIVE:
-        return min(most, r.initiative_top - p.initiative) >= 1
+        return min(most, r.initiative_top - state.players[seat].initiative) >= 1
     top = r.career_top
-    if p.males and min(most, top) >= 1:
+    if males and min(most, top) >= 1:
         return True
     for owner, at in state.figures_on(track):
         if owner == seat and min(most, top - at) >= 1:
@@ -370,11 +459,16 @@ def _has_step(state: State, seat: int, most: int, track: str) -> bool:
 
 def _can_marry(state: State, seat: int) -> bool:
     """Whether `marry_options` gives one."""
-    r = state.rules
     p = state.players[seat]
-    if not p.females:
+    return _marriage_open(state, p.females, p.florins)
+
+
+def _marriage_open(state: State, females: int, florins: int) -> bool:
+    """`_can_marry` for a seat with `females` in its available supply and `florins`."""
+    r = state.rules
+    if not females:
         return False
-    most = min(r.dowry_max, p.florins)
+    most = min(r.dowry_max, florins)
     for city in state.cities:
         values = r.cities[city.name].marriage
         space = lowest_empty(values, city.marriage)

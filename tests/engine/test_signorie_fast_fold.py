@@ -251,3 +251,37 @@ def test_a_command_folded_without_undo_is_refused_before_it_changes_anything() -
                         assert got[1] == expected[1] and got[0] == expected[0], command
                         folded += 1
     assert refused and folded
+
+
+def test_can_take_answers_without_the_full_search_as_it_would() -> None:
+    """`can_take` answers every position from the position itself (the dice's columns,
+    their helpers, task tiles and Signoria actions; no die tried on a copy): at every
+    position of the action phase of random games, for each seat as it is and with few
+    florins, no figures in its available supply, none in the General Supply, its
+    initiative disc on top or its career figures at the top, the same answer as the
+    full search, both yes and no."""
+    seen = set()
+    for players in (2, 4):
+        for seed in range(GAMES_PER_COUNT):
+            _, _, states = walk(players, seed)
+            for state in states:
+                if state.phase not in (ACTIONS, EXTRA) or not state.dice:
+                    continue
+                r = state.rules
+                top = r.career_top
+                for seat in range(players):
+                    for changes in ({}, {"florins": 0}, {"florins": 1}, {"florins": 2},
+                                    {"males": 0, "females": 0},
+                                    {"males": 0, "florins": 0},
+                                    {"general_m": 0, "general_f": 0, "males": 1},
+                                    {"initiative": r.initiative_top, "males": 0,
+                                     "females": 0, "florins": 0},
+                                    {"initiative": r.initiative_top, "males": 0}):
+                        s = state_module.replace_board(state, seat, **changes)
+                        if changes.keys() == {"initiative", "males"}:
+                            s = state_module.replace(s, careers=tuple(
+                                tuple((o, top) for o, _ in figures) for figures in s.careers))
+                        got = legal.can_take(s, seat)
+                        assert got == _full_can_take(s, seat), (seat, changes)
+                        seen.add(got)
+    assert seen == {True, False}
