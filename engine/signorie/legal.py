@@ -235,8 +235,8 @@ def can_take(state: State, seat: int) -> bool:
     if free or len(p.dice) < r.max_dice:
         got = _QUICK.get(id(r))
         if got is None or got[0] is not r:
-            got = _QUICK[id(r)] = (r, _columns(r))
-        columns = got[1]
+            got = _QUICK[id(r)] = (r, _columns(r), len(r.task_fields))
+        columns, fields = got[1], got[2]
         mine, florins = p.dice, p.florins
         tracks: bool | None = None
         supply: bool | None = None
@@ -268,7 +268,7 @@ def can_take(state: State, seat: int) -> bool:
                     for space, price in column.spaces:
                         if price <= florins - cost and not p.has_helper(target, space):
                             return True
-            if len(state.tasks) != len(r.task_fields):
+            if len(state.tasks) != fields:
                 break  # (`task_options` refuses such a position: asked below)
             if _task_open(state, seat, column, florins - cost):
                 return True
@@ -360,8 +360,9 @@ def _holds(mine: tuple[tuple[str, int], ...], colour: str) -> bool:
     return False
 
 
-_QUICK: dict[int, tuple[Rules, dict[str, _Column]]] = {}
-"""By the id of a Rules: it, and what `can_take` reads of each column."""
+_QUICK: dict[int, tuple[Rules, dict[str, _Column], int]] = {}
+"""By the id of a Rules: it, what `can_take` reads of each column, and how many task
+fields there are."""
 
 
 def _any(state: State, options: Generator[Any, None, None]) -> bool:
