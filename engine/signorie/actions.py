@@ -35,7 +35,7 @@ from .commands import (
 )
 from .evolve import EVOLVE
 from .ruleset import INITIATIVE, HelperSpace, Rules
-from .state import EMPTY, Board, State
+from .state import EMPTY, Board, CityState, State
 
 SEX_WORD = {"m": "male", "f": "female"}
 
@@ -178,12 +178,12 @@ def do_marry(b: Builder, seat: int, a: Marry, *, face_down: bool = False) -> Non
         b.emit(ev.AllianceDue(seat, "marriage"))
 
 
-def _city(s: State, name: str) -> Any:
-    city = s.city(name)
-    if city is None:
-        raise illegal(f"{name!r} is not in play; the cities: "
-                      f"{', '.join(c.name for c in s.cities)}", "city")
-    return city
+def _city(s: State, name: str) -> CityState:
+    for city in s.cities:
+        if city.name == name:
+            return city
+    raise illegal(f"{name!r} is not in play; the cities: "
+                  f"{', '.join(c.name for c in s.cities)}", "city")
 
 
 def do_mission(b: Builder, seat: int, a: Mission, *, face_down: bool = False) -> None:

@@ -9,7 +9,6 @@ line, checked here against what could have happened.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -53,8 +52,13 @@ class Due:
 
 def empty_fields(state: State) -> tuple[tuple[str, str], ...]:
     """The empty alliance tile fields of the cities in play, in order."""
-    return tuple((c.name, field) for c in state.cities for field in ("marriage", "mission")
-                 if not c.tile(field))
+    out: list[tuple[str, str]] = []
+    for c in state.cities:
+        if not c.marriage_tile:
+            out.append((c.name, "marriage"))
+        if not c.mission_tile:
+            out.append((c.name, "mission"))
+    return tuple(out)
 
 
 def tiles_left(state: State) -> int:
@@ -305,9 +309,10 @@ def _bad(message: str) -> ChanceError:
 def _check_tiles(state: State, tiles: list[str]) -> None:
     r = state.rules
     index = _family_index(r)
-    # the tiles of the pool by tile: counted one by one for a single tile (a draw)
-    pool: dict[str, int] = (Counter(state.pool) if len(tiles) != 1
-                            else {tiles[0]: state.pool.count(tiles[0])})
+    # the pool's tiles of each tile named (`tuple.count`: quicker than a Counter of
+    # the whole pool for the few tiles a line names)
+    have = state.pool
+    pool: dict[str, int] = {t: have.count(t) for t in tiles}
     left = list(state.family_left)
     for t in tiles:
         i = index.get(t)  # a known tile (`_points_of`: the same as the check below)
@@ -346,62 +351,100 @@ def decide_chance(state: State, cmd: Any) -> list[Any]:
         raise _bad("no chance is due now")
     if not _same(state, due, cmd):
         raise _bad(f"chance states {chance_wanted(state)} here")
+    return _STATED[type(cmd)](state, due, cmd)
+
+
+def _order_stated(state: State, due: Due, cmd: Order) -> list[Any]:
+    names = state.names
+    if sorted(cmd.players) != sorted(names) or len(cmd.players) != len(names):
+        raise _bad(f"the turn order names every player once: {', '.join(names)}")
+    return [ev.OrderDrawn(tuple(names.index(p) for p in cmd.players))]
+
+
+def _cities_stated(state: State, due: Due, cmd: Cities) -> list[Any]:
+    if len(set(cmd.cities)) != due.n or len(cmd.cities) != due.n:
+        raise _bad(f"{due.n} different cities are in play, not {len(set(cmd.cities))}")
+    bad = [c for c in cmd.cities if c not in CITIES]
+    if bad:
+        raise _bad(f"{bad[0]!r} is no city; the cities: {', '.join(CITIES)}")
+    return [ev.CitiesDrawn(tuple(c for c in CITIES if c in cmd.cities))]
+
+
+def _rewards_stated(state: State, due: Due, cmd: Rewards) -> list[Any]:
     r = state.rules
-    if isinstance(cmd, Order):
-        names = state.names
-        if sorted(cmd.players) != sorted(names) or len(cmd.players) != len(names):
-            raise _bad(f"the turn order names every player once: {', '.join(names)}")
-        return [ev.OrderDrawn(tuple(names.index(p) for p in cmd.players))]
-    if isinstance(cmd, Cities):
-        if len(set(cmd.cities)) != due.n or len(cmd.cities) != due.n:
-            raise _bad(f"{due.n} different cities are in play, not {len(set(cmd.cities))}")
-        bad = [c for c in cmd.cities if c not in CITIES]
-        if bad:
-            raise _bad(f"{bad[0]!r} is no city; the cities: {', '.join(CITIES)}")
-        return [ev.CitiesDrawn(tuple(c for c in CITIES if c in cmd.cities))]
-    if isinstance(cmd, Rewards):
-        bonus, points = cmd.tiles[:r.bonus_laid], cmd.tiles[r.bonus_laid:]
-        if (len(cmd.tiles) != r.bonus_laid + r.points_laid or len(set(cmd.tiles)) != len(cmd.tiles)
-                or any(t not in r.bonus_tiles for t in bonus)
-                or any(t not in r.points_tiles for t in points)):
-            raise _bad(f"the reward row is {r.bonus_laid} different bonus tiles "
-                       f"({', '.join(r.bonus_tiles)}) then {r.points_laid} VP tiles "
-                       f"({', '.join(r.points_tiles)})")
-        return [ev.RewardsLaid(cmd.tiles)]
-    if isinstance(cmd, Alliances):
-        fields = empty_fields(state)[:due.n]
-        given = tuple((c, f) for c, f, _ in cmd.tiles)
-        if given != fields:
-            want = ", ".join(f"{c} {f}" for c, f in fields)
-            raise _bad(f"alliance tiles go onto the empty fields in order: {want}")
-        _check_tiles(state, [t for _, _, t in cmd.tiles])
-        return [ev.AlliancesLaid(cmd.tiles)]
-    if isinstance(cmd, Roll):
-        per = r.dice_per_colour[len(state.players)]
-        if tuple(c for c, _ in cmd.dice) != COLOURS:
-            raise _bad(f"the dice are rolled by colour: {', '.join(COLOURS)}")
-        for c, values in cmd.dice:
-            if len(values) != per:
-                raise _bad(f"{per} {c} dice are rolled, not {len(values)}")
-            _check_faces(values, r.die_faces)
-        return [ev.DiceRolled(tuple((c, tuple(sorted(v))) for c, v in cmd.dice))]
-    if isinstance(cmd, Tasks):
-        if sorted(cmd.tiles) != sorted(r.tasks):
-            raise _bad(f"the task tiles are laid each once: {', '.join(r.tasks)}")
-        return [ev.TasksLaid(cmd.tiles)]
+    bonus, points = cmd.tiles[:r.bonus_laid], cmd.tiles[r.bonus_laid:]
+    if (len(cmd.tiles) != r.bonus_laid + r.points_laid or len(set(cmd.tiles)) != len(cmd.tiles)
+            or any(t not in r.bonus_tiles for t in bonus)
+            or any(t not in r.points_tiles for t in points)):
+        raise _bad(f"the reward row is {r.bonus_laid} different bonus tiles "
+                   f"({', '.join(r.bonus_tiles)}) then {r.points_laid} VP tiles "
+                   f"({', '.join(r.points_tiles)})")
+    return [ev.RewardsLaid(cmd.tiles)]
+
+
+def _alliances_stated(state: State, due: Due, cmd: Alliances) -> list[Any]:
+    fields = empty_fields(state)[:due.n]
+    given = tuple([(c, f) for c, f, _ in cmd.tiles])
+    if given != fields:
+        want = ", ".join(f"{c} {f}" for c, f in fields)
+        raise _bad(f"alliance tiles go onto the empty fields in order: {want}")
+    _check_tiles(state, [t for _, _, t in cmd.tiles])
+    return [ev.AlliancesLaid(cmd.tiles)]
+
+
+def _roll_stated(state: State, due: Due, cmd: Roll) -> list[Any]:
+    r = state.rules
+    per = r.dice_per_colour[len(state.players)]
+    dice = cmd.dice
+    if tuple([c for c, _ in dice]) != COLOURS:
+        raise _bad(f"the dice are rolled by colour: {', '.join(COLOURS)}")
+    faces = r.die_faces
+    rolled = []
+    for c, values in dice:
+        if len(values) != per:
+            raise _bad(f"{per} {c} dice are rolled, not {len(values)}")
+        _check_faces(values, faces)
+        rolled.append((c, tuple(sorted(values))))
+    return [ev.DiceRolled(tuple(rolled))]
+
+
+def _tasks_stated(state: State, due: Due, cmd: Tasks) -> list[Any]:
+    r = state.rules
+    if sorted(cmd.tiles) != sorted(r.tasks):
+        raise _bad(f"the task tiles are laid each once: {', '.join(r.tasks)}")
+    return [ev.TasksLaid(cmd.tiles)]
+
+
+def _births_stated(state: State, due: Due, cmd: Births) -> list[Any]:
     assert due.seat is not None
-    if isinstance(cmd, Births):
-        if len(cmd.values) != due.n:
-            raise _bad(f"{state.players[due.seat].name} rolls {due.n} white dice, not "
-                       f"{len(cmd.values)}")
-        _check_faces(cmd.values, r.die_faces)
-        p = state.players[due.seat]
-        females = min(p.general_f, sum(1 for v in cmd.values if v <= r.offspring_female_top))
-        males = min(p.general_m, sum(1 for v in cmd.values if v > r.offspring_female_top))
-        return [ev.BirthsRolled(due.seat, tuple(cmd.values), males, females)]
-    assert isinstance(cmd, Draw) and state.chance is not None
+    r = state.rules
+    values = cmd.values
+    if len(values) != due.n:
+        raise _bad(f"{state.players[due.seat].name} rolls {due.n} white dice, not "
+                   f"{len(values)}")
+    _check_faces(values, r.die_faces)
+    p = state.players[due.seat]
+    top = r.offspring_female_top
+    girls = 0
+    for v in values:
+        if v <= top:
+            girls += 1
+    females = min(p.general_f, girls)
+    males = min(p.general_m, len(values) - girls)
+    return [ev.BirthsRolled(due.seat, tuple(values), males, females)]
+
+
+def _draw_stated(state: State, due: Due, cmd: Draw) -> list[Any]:
+    assert due.seat is not None and state.chance is not None
     _check_tiles(state, [cmd.tile])
     return [ev.AllianceDrawn(due.seat, state.chance.row, cmd.tile)]
+
+
+_STATED: dict[type[Any], Callable[[State, Due, Any], list[Any]]] = {
+    Order: _order_stated, Cities: _cities_stated, Rewards: _rewards_stated,
+    Alliances: _alliances_stated, Roll: _roll_stated, Tasks: _tasks_stated,
+    Births: _births_stated, Draw: _draw_stated}
+"""The events of a stated chance command by its type, once it is the step due."""
 
 
 def _check_faces(values: tuple[int, ...], faces: int) -> None:

@@ -16,7 +16,7 @@ from engine.protocol import CHANCE
 from . import events as ev
 from .actions import Builder, do_bonus, do_field, do_helper, illegal, plural, points_reward
 from .chance import decide_chance
-from .commands import COLOURS, Activate, Done, Pass, Reward, Take
+from .commands import COLOURS, Activate, Done, Florins, Hire, Offspring, Pass, Reward, Take
 from .evolve import BETWEEN, copy_state, release, restore, snapshot
 from .legal import ALWAYS, can_activate, can_take
 from .ruleset import HelperSpace
@@ -347,12 +347,22 @@ Step = Callable[[Builder, int, Any], None]
 """A verb's step (`_DECIDE`'s), or a verb's whole fold in place (`_IN_PLACE`'s)."""
 
 
-def _undoable(step: Step, then: Callable[[Builder, State], None]) -> Step:
+Sure = Callable[[State, int, Any], bool]
+"""Whether a verb's command surely folds whole once its first event is folded (see
+`_undoable`)."""
+
+
+def _undoable(step: Step, then: Callable[[Builder, State], None], sure: Sure) -> Step:
     """`step` for a verb that may refuse after part of it is folded (a die, a helper
     or a reward is folded before its action is checked): the state is put back if it
-    does, then `then` folds what follows."""
+    does, then `then` folds what follows. A command `sure` answers for (one that may
+    only refuse before its first event) is folded without keeping what to put back."""
     def in_place(b: Builder, seat: int, cmd: Any) -> None:
         state = b.state
+        if sure(state, seat, cmd):
+            step(b, seat, cmd)
+            then(b, state)
+            return
         kept = snapshot(state, seat)
         try:
             step(b, seat, cmd)
@@ -362,6 +372,55 @@ def _undoable(step: Step, then: Callable[[Builder, State], None]) -> Step:
         release(state, kept)
         then(b, state)
     return in_place
+
+
+def _never(state: State, seat: int, cmd: Any) -> bool:
+    return False
+
+
+def _sure_take(state: State, seat: int, cmd: Take) -> bool:
+    """A die whose action cannot be refused once the die is paid for (`do_field`):
+    the Signoria action of florins or offspring of the die's own column, or a helper
+    hired (`do_hire`) that the florins left after the die pay for."""
+    r = state.rules
+    column = r.columns.get(cmd.colour)
+    if column is None:
+        return False
+    action = cmd.action
+    if isinstance(action, (Florins, Offspring)):
+        return column.signoria == action.word
+    if not isinstance(action, Hire):
+        return False
+    target = r.hire_target(cmd.colour)
+    if target is None:
+        return False
+    hs = r.helper_space(target, action.space)
+    p = state.players[seat]
+    if hs is None or state.helpers_left <= 0 or p.has_helper(target, action.space):
+        return False
+    cost = 0 if state.phase == EXTRA else max(0, column.cost - cmd.value)
+    return hs.cost <= p.florins - cost
+
+
+def _sure_activate(state: State, seat: int, cmd: Activate) -> bool:
+    """A helper whose effect asks nothing and needs nothing (`ALWAYS`), given no
+    action."""
+    a = state.active
+    if a is None or cmd.action is not None:
+        return False
+    hs = state.rules.helper_space(a.colour, cmd.space)
+    return hs is not None and hs.effect in ALWAYS
+
+
+def _sure_reward(state: State, seat: int, cmd: Reward) -> bool:
+    """A VP tile's reward (checked whole before its first event), or the florins
+    of a bonus tile given no action."""
+    tile = state.reward_tile
+    if state.phase != REWARDS or tile is None:
+        return False
+    if state.rules.rewards[tile].kind == "bonus":
+        return cmd.choice == "florins" and cmd.action is None
+    return True
 
 
 def _checked_first(step: Step) -> Step:
@@ -374,12 +433,13 @@ def _checked_first(step: Step) -> Step:
 
 
 _IN_PLACE: dict[type[Any], Step] = {
-    Take: _undoable(_take, _after_die), Activate: _undoable(_activate, _after_die),
-    Reward: _undoable(_reward, _follow), Pass: _checked_first(_pass),
+    Take: _undoable(_take, _after_die, _sure_take),
+    Activate: _undoable(_activate, _after_die, _sure_activate),
+    Reward: _undoable(_reward, _follow, _sure_reward), Pass: _checked_first(_pass),
     Done: _checked_first(_done)}
 """A player's command on its turn by its verb (`apply_in_place`): the step of
 `_DECIDE`, an undo where it may refuse after folding part of it, and what follows."""
 
-_OFF_TURN = _undoable(decide, _follow)
+_OFF_TURN = _undoable(decide, _follow, _never)
 """Any other player's command (`apply_in_place`): `decide` refuses it, with an undo
 all the same."""

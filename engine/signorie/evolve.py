@@ -146,11 +146,17 @@ def _round(s: State, e: ev.RoundStarted) -> None:
 
 def _take_tile(s: State, tile: str) -> None:
     """The pool and the family's count without one `tile`."""
+    _take_tiles(s, (tile,))
+
+
+def _take_tiles(s: State, tiles: tuple[str, ...]) -> None:
+    """The pool and the families' counts without `tiles`."""
     pool = list(s.pool)
-    pool.remove(tile)
-    family = s.rules.families.index(s.rules.tile_family(tile))
     left = list(s.family_left)
-    left[family] -= 1
+    r = s.rules
+    for tile in tiles:
+        pool.remove(tile)
+        left[r.families.index(r.tile_family(tile))] -= 1
     s.pool, s.family_left = tuple(pool), tuple(left)
 
 
@@ -162,7 +168,7 @@ def _alliances(s: State, e: ev.AlliancesLaid) -> None:
             cities[i] = _city(cities[i], marriage_tile=tile)
         else:
             cities[i] = _city(cities[i], mission_tile=tile)
-        _take_tile(s, tile)
+    _take_tiles(s, tuple(tile for _, _, tile in e.tiles))
     s.cities = tuple(cities)
 
 
@@ -230,28 +236,42 @@ def _points(s: State, e: ev.PointsScored) -> None:
 
 
 def _place(city: CityState, field: str, space: int, seat: int, took_tile: bool) -> CityState:
-    spaces = list(city.spaces(field))
+    if field == "marriage":
+        spaces = list(city.marriage)
+        spaces[space] = seat
+        if took_tile:
+            return _city(city, marriage=tuple(spaces), marriage_tile="")
+        return _city(city, marriage=tuple(spaces))
+    spaces = list(city.mission)
     spaces[space] = seat
-    changes: dict[str, Any] = {field: tuple(spaces)}
     if took_tile:
-        changes[f"{field}_tile"] = ""
-    return _city(city, **changes)
+        return _city(city, mission=tuple(spaces), mission_tile="")
+    return _city(city, mission=tuple(spaces))
 
 
-def _cities_with(s: State, name: str, city: CityState) -> tuple[CityState, ...]:
-    return tuple(city if c.name == name else c for c in s.cities)
+def _city_at(s: State, name: str) -> int:
+    """Where the city `name` is in `State.cities` (decide checked it is in play)."""
+    for i, c in enumerate(s.cities):
+        if c.name == name:
+            return i
+    raise AssertionError(f"{name} is not in play")
+
+
+def _with_city(s: State, i: int, city: CityState) -> None:
+    cities = list(s.cities)
+    cities[i] = city
+    s.cities = tuple(cities)
 
 
 def _married(s: State, e: ev.Married) -> None:
-    city = s.city(e.city)
-    assert city is not None
+    i = _city_at(s, e.city)
     p = board(s, e.seat)
     if e.tile:
         p.tiles = (*p.tiles, ("marriage", e.tile))
     p.females -= 1
     p.florins -= e.dowry
     p.points += e.points
-    s.cities = _cities_with(s, e.city, _place(city, "marriage", e.space, e.seat, bool(e.tile)))
+    _with_city(s, i, _place(s.cities[i], "marriage", e.space, e.seat, bool(e.tile)))
 
 
 def _without_figure(figures: tuple[tuple[int, int], ...], seat: int, space: int
@@ -268,15 +288,14 @@ def _careers_with(s: State, career: str, figures: tuple[tuple[int, int], ...]
 
 
 def _mission(s: State, e: ev.MissionSent) -> None:
-    city = s.city(e.city)
-    assert city is not None
+    i = _city_at(s, e.city)
     p = board(s, e.seat)
     if e.tile:
         p.tiles = (*p.tiles, (e.career, e.tile))
     p.points += e.points
     figures = _without_figure(s.figures_on(e.career), e.seat, e.start)
     s.careers = _careers_with(s, e.career, figures)
-    s.cities = _cities_with(s, e.city, _place(city, "mission", e.space, e.seat, bool(e.tile)))
+    _with_city(s, i, _place(s.cities[i], "mission", e.space, e.seat, bool(e.tile)))
 
 
 def _moved(s: State, e: ev.FigureMoved) -> None:

@@ -19,6 +19,7 @@ from collections.abc import Generator, Iterator
 from typing import Any
 
 from engine.errors import IllegalMoveError
+from engine.frozen import dataclass
 from engine.protocol import CHANCE
 
 from . import events as ev
@@ -224,51 +225,144 @@ one): a die of such a column that the player may take makes a legal Take."""
 
 def can_take(state: State, seat: int) -> bool:
     """True if `seat` has a legal Take (`take_options`), asked after most commands:
-    first the quick yes of an affordable die of a column whose Signoria action needs
-    nothing, or progress points with somewhere to go, without trying the die on a
-    copy of the state."""
+    first the quick yes, in one pass over the dice on offer, of an affordable die of
+    a column whose Signoria action needs nothing, or progress points with somewhere
+    to go, or a helper it may hire once paid for, without trying the die on a copy of
+    the state."""
     r = state.rules
     free = state.phase == EXTRA
     p = state.players[seat]
     if free or len(p.dice) < r.max_dice:
         got = _QUICK.get(id(r))
         if got is None or got[0] is not r:
-            got = _QUICK[id(r)] = (r, tuple(
-                (colour, column.cost, column.signoria in UNCONDITIONAL)
-                for colour, column in sorted(r.columns.items(), key=lambda c: c[1].cost)
-                if column.signoria in UNCONDITIONAL or column.signoria == "tracks"))
-        dice, mine, florins = dict(state.dice), dict(p.dice), p.florins
+            got = _QUICK[id(r)] = (r, _columns(r), len(r.task_fields))
+        columns, fields = got[1], got[2]
+        mine, florins = p.dice, p.florins
         tracks: bool | None = None
-        for colour, cost, unconditional in got[1]:
-            values = dice.get(colour)
-            if values and colour not in mine and (
-                    free or max(0, cost - max(values)) <= florins):
-                if unconditional:
-                    return True
+        supply: bool | None = None
+        for colour, values in state.dice:  # (each colour once: chance rolls them so)
+            if not values or _holds(mine, colour):
+                continue
+            column = columns.get(colour)
+            if column is None:
+                continue
+            cost = 0 if free else max(0, column.cost - max(values))
+            if cost > florins:
+                continue
+            if column.signoria == _ANY:
+                return True
+            if column.signoria == _TRACKS:
                 if tracks is None:  # a first step of `tracks_options` over TRACKS
                     most = r.track_points
                     tracks = (p.males > 0 and min(most, r.career_top) >= 1) or min(
-                        most, r.initiative_top - p.initiative) >= 1
+                        most, r.initiative_top - p.initiative) >= 1 or any(
+                        _has_step(state, seat, most, track) for track in TRACKS)
                 if tracks:
                     return True
-        # a helper hired with a die taken (`hire_options` after the die is paid for)
-        if state.helpers_left > 0:
-            for colour, values in dice.items():
-                if not values or colour in mine:
-                    continue
-                cost = 0 if free else max(0, r.columns[colour].cost - max(values))
-                target = r.hire_target(colour)
-                if cost > florins or target is None:
-                    continue
-                for hs in r.columns[target].helpers:
-                    if hs.cost <= florins - cost and not p.has_helper(target, hs.space):
-                        return True
+            # a helper hired with the die taken (`hire_options` once it is paid for)
+            target = column.hires
+            if target is not None:
+                if supply is None:
+                    supply = state.helpers_left > 0
+                if supply:
+                    for space, price in column.spaces:
+                        if price <= florins - cost and not p.has_helper(target, space):
+                            return True
+            if len(state.tasks) != fields:
+                break  # (`task_options` refuses such a position: asked below)
+            if _task_open(state, seat, column, florins - cost):
+                return True
+            if column.signoria == _MARRY and _marriage_open(state, p.females, florins - cost):
+                return True
+            if column.signoria == _MISSION and _can_send(state, seat):
+                return True
+        else:
+            return False  # (every choice `take_options` tries is answered above)
     return _any(state, take_options(state, seat))
 
 
-_QUICK: dict[int, tuple[Rules, tuple[tuple[str, int, bool], ...]]] = {}
-"""By the id of a Rules: it, and each column whose Signoria action is UNCONDITIONAL
-(True) or progress points (False), with its cost (`can_take`)."""
+def _task_open(state: State, seat: int, column: _Column, florins: int) -> bool:
+    """Whether `task_options(after, seat, colour, single=False)` gives one, `after`
+    the position with the die of the column's colour paid for (`florins` left)."""
+    r = state.rules
+    p = state.players[seat]
+    for k, sex in column.tasks:
+        tile = r.tasks[state.tasks[k]]
+        have = p.males if sex == "m" else p.females
+        for count in tile.counts:
+            if count > have:
+                continue
+            m, f = (count, 0) if sex == "m" else (0, count)  # returned (`TaskUsed`)
+            kind = tile.type
+            if kind == "career":
+                if _step_open(state, seat, tile.per * count, tile.track, p.males - m):
+                    return True
+            elif kind == "initiative":
+                if min(tile.per * count, r.initiative_top - p.initiative) >= 1:
+                    return True
+            elif kind == "figures":  # `figures_options` with the figures returned
+                general_m, general_f = p.general_m + m, p.general_f + f
+                for males in range(count, -1, -1):
+                    if males <= general_m and count - males <= general_f:
+                        return True
+            elif kind == "alliance":
+                if tiles_left(state):
+                    return True
+            elif kind == "action":
+                if tile.action == "marry":
+                    if _marriage_open(state, p.females - f, florins):
+                        return True
+                elif _can_send(state, seat):
+                    return True
+            else:
+                return True
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class _Column:
+    """What `can_take` reads of a column: its die's cost, its Signoria action (_ANY
+    for one that needs nothing, else which), the column its die hires onto and that
+    column's helper spaces with their costs, and its task fields."""
+
+    cost: int
+    signoria: int
+    hires: str | None
+    spaces: tuple[tuple[int, int], ...]
+    tasks: tuple[tuple[int, str], ...]  # its task fields: (index in `State.tasks`, sex)
+
+
+_ANY, _TRACKS, _MARRY, _MISSION = 1, 2, 3, 4
+_SIGNORIA = {"tracks": _TRACKS, "marry": _MARRY, "mission": _MISSION}
+
+
+def _columns(r: Rules) -> dict[str, _Column]:
+    out: dict[str, _Column] = {}
+    fields = r.task_fields
+    for colour, column in r.columns.items():
+        target = r.hire_target(colour)
+        out[colour] = _Column(
+            column.cost,
+            _ANY if column.signoria in UNCONDITIONAL
+            else _SIGNORIA.get(column.signoria, _MISSION),  # (`signoria_options`)
+            target,
+            () if target is None else tuple((hs.space, hs.cost)
+                                            for hs in r.columns[target].helpers),
+            tuple((k, sex) for k, (c, sex) in enumerate(fields) if c == colour))
+    return out
+
+
+def _holds(mine: tuple[tuple[str, int], ...], colour: str) -> bool:
+    """Whether a board's dice (`Board.dice`) hold one of `colour`."""
+    for c, _ in mine:
+        if c == colour:
+            return True
+    return False
+
+
+_QUICK: dict[int, tuple[Rules, dict[str, _Column], int]] = {}
+"""By the id of a Rules: it, what `can_take` reads of each column, and how many task
+fields there are."""
 
 
 def _any(state: State, options: Generator[Any, None, None]) -> bool:
@@ -312,26 +406,95 @@ def helper_options(state: State, seat: int, space: int) -> Generator[Activate, N
 
 
 def can_activate(state: State, seat: int, space: int) -> bool:
-    """True if `seat` may activate its helper on `space` now (`helper_options`): first
-    the quick yes of a helper whose effect asks no choice, or one whose choices
-    (`helper_options`'s first) are there for sure."""
+    """True if `seat` may activate its helper on `space` now (`helper_options`): the
+    answer worked out from the position for every effect but a task's (whose choices
+    `helper_options` tries), the same as whether `helper_options` gives one."""
     a = state.active
-    if a is not None and space >= a.next and state.players[seat].has_helper(a.colour, space):
-        hs = state.rules.helper_space(a.colour, space)
-        if hs is not None:
-            effect = hs.effect
-            if effect in ALWAYS:
+    if a is None or space < a.next or not state.players[seat].has_helper(a.colour, space):
+        return False
+    hs = state.rules.helper_space(a.colour, space)
+    if hs is None:
+        return _any(state, helper_options(state, seat, space))
+    effect = hs.effect
+    if effect in ALWAYS:
+        return True
+    p = state.players[seat]
+    if effect == "progress" or effect == "die-progress":
+        return _has_step(state, seat, hs.amount if effect == "progress" else a.value, hs.track)
+    if effect == "figure":  # `figures_options(state, seat, 1)`
+        return (p.general_m >= 1 and p.general_f >= 0) or (p.general_m >= 0
+                                                           and p.general_f >= 1)
+    if effect == "alliance":
+        return tiles_left(state) > 0
+    if effect == "males-in-cities":
+        for c in state.cities:
+            if seat in c.mission:
                 return True
-            p = state.players[seat]
-            if effect == "figure" and (p.general_m > 0 or p.general_f > 0):
-                return True
-            if effect == "alliance" and tiles_left(state):
-                return True
-            if (effect == "progress" or effect == "die-progress") and hs.track != INITIATIVE \
-                    and p.males and state.rules.career_top >= 1 and (
-                        hs.amount if effect == "progress" else a.value) >= 1:
-                return True  # a new figure on the track's first space
+        return False
+    if effect == "mission-alliance":
+        return _can_send(state, seat)
+    if effect == "marriage-alliance":
+        return _can_marry(state, seat)
     return _any(state, helper_options(state, seat, space))
+
+
+def _has_step(state: State, seat: int, most: int, track: str) -> bool:
+    """Whether `tracks_options(state, seat, most, (track,))` gives one: its first
+    choices are the single steps (`_steps`), and without one it gives none."""
+    return _step_open(state, seat, most, track, state.players[seat].males)
+
+
+def _step_open(state: State, seat: int, most: int, track: str, males: int) -> bool:
+    """`_has_step` for `seat` with `males` in its available supply."""
+    r = state.rules
+    if track == INITIATIVE:
+        return min(most, r.initiative_top - state.players[seat].initiative) >= 1
+    top = r.career_top
+    if males and min(most, top) >= 1:
+        return True
+    for owner, at in state.figures_on(track):
+        if owner == seat and min(most, top - at) >= 1:
+            return True
+    return False
+
+
+def _can_marry(state: State, seat: int) -> bool:
+    """Whether `marry_options` gives one."""
+    p = state.players[seat]
+    return _marriage_open(state, p.females, p.florins)
+
+
+def _marriage_open(state: State, females: int, florins: int) -> bool:
+    """`_can_marry` for a seat with `females` in its available supply and `florins`."""
+    r = state.rules
+    if not females:
+        return False
+    most = min(r.dowry_max, florins)
+    for city in state.cities:
+        values = r.cities[city.name].marriage
+        space = lowest_empty(values, city.marriage)
+        if space is not None and values[space] <= most:
+            return True
+    return False
+
+
+def _can_send(state: State, seat: int) -> bool:
+    """Whether `mission_options` gives one: a figure of `seat` whose rank reaches
+    the lowest empty mission space of a city."""
+    r = state.rules
+    rank: int | None = None  # the highest rank of a figure of `seat` on a career track
+    for figures in state.careers:
+        for owner, at in figures:
+            if owner == seat and (rank is None or r.rank(at) > rank):
+                rank = r.rank(at)
+    if rank is None:
+        return False
+    for city in state.cities:
+        values = r.cities[city.name].mission
+        space = lowest_empty(values, city.mission)
+        if space is not None and values[space] <= rank:
+            return True
+    return False
 
 
 ALWAYS: tuple[str, ...] = ("offspring", "points", "florins")

@@ -23,11 +23,13 @@ from typing import Any
 
 import pytest
 
+from engine.errors import IllegalMoveError
 from engine.match import Match
 from engine.protocol import CHANCE
 from engine.selfplay import NAMES
 from engine.signorie import decide, definition, evolve, legal
 from engine.signorie import state as state_module
+from engine.signorie.commands import COLOURS, Activate, Florins, Hire, Offspring, Reward, Take
 from engine.signorie.definition import GAME
 from engine.signorie.state import ACTIONS, EXTRA
 
@@ -164,3 +166,122 @@ def test_can_activate_agrees_with_the_full_search() -> None:
                         asked += 1
                         yes += got
     assert asked and yes
+
+
+def test_can_activate_answers_each_effect_both_ways() -> None:
+    """`can_activate` works out the answer of most effects from the position (no
+    choice tried): at every position of random games with a die just taken, for each
+    seat holding a helper below it, and for the same seat with no florins, no figures
+    in its available supply, none in the General Supply and the initiative disc on
+    top, the same answer as the full search; and each worked-out effect answers both
+    yes and no."""
+    seen: set[tuple[str, bool]] = set()
+    for players in (2, 3, 4):
+        for seed in range(GAMES_PER_COUNT):
+            _, _, states = walk(players, seed)
+            for state in states:
+                a = state.active
+                if a is None:
+                    continue
+                top = state.rules.initiative_top
+                for hs in state.rules.columns[a.colour].helpers:
+                    for seat in range(players):
+                        if not state.players[seat].has_helper(a.colour, hs.space):
+                            continue
+                        for changes in ({}, {"florins": 0}, {"males": 0, "females": 0},
+                                        {"general_m": 0, "general_f": 0},
+                                        {"initiative": top}):
+                            s = state_module.replace_board(state, seat, **changes)
+                            got = legal.can_activate(s, seat, hs.space)
+                            assert got == _full_can_activate(s, seat, hs.space), (hs, changes)
+                            seen.add((hs.effect, got))
+    worked_out = {"progress", "die-progress", "figure", "males-in-cities", "mission-alliance",
+                  "marriage-alliance"}
+    assert {(e, b) for e in worked_out for b in (True, False)} <= seen, seen
+
+
+def _candidates(state: Any, seat: int) -> Iterator[Any]:
+    """Commands whose fold in place may skip the undo (`decide._sure_*`), legal or not."""
+    r = state.rules
+    for colour in COLOURS:
+        for value in range(1, r.die_faces + 1):
+            yield Take(colour, value, Florins())
+            yield Take(colour, value, Offspring())
+            for space in range(1, 2 + len(r.columns[colour].helpers)):
+                yield Take(colour, value, Hire(space))
+    if state.active is not None:
+        for space in range(1, 2 + len(r.columns[state.active.colour].helpers)):
+            yield Activate(space)
+    yield from (Reward("florins"), Reward("points"), Reward("buy"))
+
+
+def test_a_command_folded_without_undo_is_refused_before_it_changes_anything() -> None:
+    """A command that `apply_in_place` folds without keeping what to put back, refused
+    or not, gives what `apply` (on a copy, undo or none) gives, and a refused one
+    leaves the state as it was."""
+    sure = {Take: decide._sure_take, Activate: decide._sure_activate,
+            Reward: decide._sure_reward}
+    refused = folded = 0
+    for players in (2, 4):
+        for seed in range(GAMES_PER_COUNT // 2 or 1):
+            _, _, states = walk(players, seed)
+            for state in states:
+                if state.chance is not None or not state.waiting():
+                    continue
+                seat = state.waiting()[0]
+                for command in _candidates(state, seat):
+                    if not sure[type(command)](state, seat, command):
+                        continue
+                    mine = GAME.owned_copy(state)
+                    try:
+                        expected: Any = decide.apply(state, seat, command)
+                    except IllegalMoveError as e:
+                        expected = e
+                    try:
+                        got: Any = (mine, decide.apply_in_place(mine, seat, command))
+                    except IllegalMoveError as e:
+                        got = e
+                    if isinstance(expected, IllegalMoveError):
+                        assert isinstance(got, IllegalMoveError), command
+                        assert (str(got), got.rule) == (str(expected), expected.rule)
+                        assert mine == state, command
+                        refused += 1
+                    else:
+                        assert not isinstance(got, IllegalMoveError), (command, got)
+                        assert got[1] == expected[1] and got[0] == expected[0], command
+                        folded += 1
+    assert refused and folded
+
+
+def test_can_take_answers_without_the_full_search_as_it_would() -> None:
+    """`can_take` answers every position from the position itself (the dice's columns,
+    their helpers, task tiles and Signoria actions; no die tried on a copy): at every
+    position of the action phase of random games, for each seat as it is and with few
+    florins, no figures in its available supply, none in the General Supply, its
+    initiative disc on top or its career figures at the top, the same answer as the
+    full search, both yes and no."""
+    seen = set()
+    for players in (2, 4):
+        for seed in range(GAMES_PER_COUNT):
+            _, _, states = walk(players, seed)
+            for state in states:
+                if state.phase not in (ACTIONS, EXTRA) or not state.dice:
+                    continue
+                r = state.rules
+                top = r.career_top
+                for seat in range(players):
+                    for changes in ({}, {"florins": 0}, {"florins": 1}, {"florins": 2},
+                                    {"males": 0, "females": 0},
+                                    {"males": 0, "florins": 0},
+                                    {"general_m": 0, "general_f": 0, "males": 1},
+                                    {"initiative": r.initiative_top, "males": 0,
+                                     "females": 0, "florins": 0},
+                                    {"initiative": r.initiative_top, "males": 0}):
+                        s = state_module.replace_board(state, seat, **changes)
+                        if changes.keys() == {"initiative", "males"}:
+                            s = state_module.replace(s, careers=tuple(
+                                tuple((o, top) for o, _ in figures) for figures in s.careers))
+                        got = legal.can_take(s, seat)
+                        assert got == _full_can_take(s, seat), (seat, changes)
+                        seen.add(got)
+    assert seen == {True, False}
