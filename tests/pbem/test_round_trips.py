@@ -10,17 +10,19 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from sqlalchemy import event
+from sqlmodel import select
 
 from engine.princes.legal import legal_commands
 from engine.protocol import CHANCE
 from notation.registry import grammar_for
 from pbem.moderator import Moderator
 from pbem.runner import PassReport, process_inbox
-from pbem.store import Game, Store
+from pbem.store import Game, OutMail, Store, claim_due
 
 from .fakes import NOW, PLAYERS, FakeMailbox, FakeSmtp, make_moderator
 from .helpers import run, send, state_of
@@ -105,3 +107,27 @@ def _to_act(mod: Moderator, game: str) -> tuple[int, ...]:
         assert row is not None
         loaded = mod.games.load(s, row)
         return tuple(loaded.rules.game.to_act(loaded.state))
+
+
+def test_an_outbox_claim_is_one_statement_on_postgresql(url: str) -> None:
+    """The rows are chosen, locked and leased by one UPDATE that returns them, in no
+    transaction of its own; SQLite reads and then writes in its transaction."""
+    mod = make_moderator(url)
+    mod.new_game(PLAYERS, NOW, game_id="pof-1", seed="s1")
+    seen: list[str] = []
+
+    def record(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        seen.append(statement)
+
+    event.listen(mod.store.engine, "before_cursor_execute", record)
+    try:
+        rows = claim_due(mod.store, NOW, 2, "me/1", timedelta(seconds=60))
+    finally:
+        event.remove(mod.store.engine, "before_cursor_execute", record)
+    assert [r.claimed_by for r in rows] == ["me/1", "me/1"]
+    assert rows[0].id is not None and rows[1].id is not None and rows[0].id < rows[1].id
+    if url.startswith("postgresql"):
+        assert len(seen) == 1 and seen[0].startswith("UPDATE pbem_outbox")
+    with mod.store.read() as s:
+        leased = s.exec(select(OutMail.id).where(OutMail.claimed_by == "me/1")).all()
+    assert sorted(leased) == [r.id for r in rows]
