@@ -393,7 +393,7 @@ def seat_by_token(session: Session, token: str) -> Seat | None:
         return None
     seats, game = [seat for seat, _, _ in rows], rows[0][1]
     session.info[("seats", game.id)] = (seats, game)  # held: the identity map keeps them
-    session.info[("auth", game.id)] = rows[0][2] or "none"
+    session.info[("auth", game.id)] = "none" if rows[0][2] is None else rows[0][2]
     return next((x for x in seats if x.token == token), None)
 
 
