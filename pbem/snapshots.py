@@ -85,12 +85,13 @@ def save(s: Session, row: Game, game: Any, state: Any, tracker: Tracker,
          moves: int) -> None:
     """Store the game's state at `row.version`, with `moves` commands stored and the
     undo protocol's `tracker`, in the session of the commit that made it."""
-    values = {"version": row.version, "moves": moves, "engine": engine_stamp(game),
-              "data": dumps((state, tracker))}
-    result = s.execute(update(Snapshot).where(col(Snapshot.game_id) == row.id).values(values),
-                       execution_options={"synchronize_session": "evaluate"})
+    snap = Snapshot(game_id=row.id, version=row.version, moves=moves,
+                    engine=engine_stamp(game), data=dumps((state, tracker)))
+    result = s.execute(update(Snapshot).where(col(Snapshot.game_id) == row.id).values(
+        version=snap.version, moves=snap.moves, engine=snap.engine, data=snap.data),
+        execution_options={"synchronize_session": "evaluate"})
     if result.rowcount == 0:  # type: ignore[attr-defined]
-        s.add(Snapshot(game_id=row.id, **values))
+        s.add(snap)  # the game's first
 
 
 def restore(s: Session, row: Game, game: Any) -> tuple[Any, Tracker, int] | None:
