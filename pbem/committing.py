@@ -12,7 +12,7 @@ from . import snapshots
 from .deadlines import new_deadline
 from .loading import Games, Loaded, extended
 from .playing import Played
-from .store import Game, MoveRow, append_events, count_moves
+from .store import Game, MoveRow, append_events, count_moves, moves_added
 
 
 def commit(s: Session, games: Games, row: Game, before: Loaded, played: Played,
@@ -26,6 +26,7 @@ def commit(s: Session, games: Games, row: Game, before: Loaded, played: Played,
         s.add(MoveRow(game_id=row.id, n=n, seat=seat_no, command=text, version=version,
                       source=source[:500], created=now))
         n += 1
+    moves_added(s, row.id, n)
     if state.finished:
         row.finished, row.deadline = True, None
     elif first or set(game.to_act(state)) != set(game.to_act(before.state)):

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session, col, select
 
 from engine.undo import Tracker
@@ -39,7 +39,7 @@ from . import admin, guard, refusals, starting
 from .committing import commit
 from .config import Config
 from .deadlines import auto_command, auto_move, waiting_for
-from .errors import ConflictError
+from .errors import ConflictError, StoreError
 from .guard import Repeated
 from .i18n import Said, language_setting, speaking
 from .i18n import confirmation as language_confirmation
@@ -62,7 +62,7 @@ from .store import (
     find_inbound,
     seats_of,
 )
-from .workers import claim_mail
+from .workers import claim_mail, claim_next, stored_among
 
 __all__ = ["CommandFailed", "Intruder", "Moderator", "Outcome", "Played", "PlayerSpec",
            "addresses_of", "auto_command", "new_token", "play_lines", "queued",
@@ -81,6 +81,24 @@ class Outcome:
     seat: int | None = None
     note: str = ""
     events: int = 0
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A mail fetched from the inbox, read (`Moderator.parse`)."""
+
+    uid: str
+    raw: bytes
+    parsed: ParsedMail
+
+
+class MailCrashed(Exception):
+    """Processing `mail` raised an unexpected error (the cause); nothing of it was
+    stored."""
+
+    def __init__(self, mail: Waiting) -> None:
+        super().__init__(mail.uid)
+        self.mail = mail
 
 
 class Moderator:
@@ -139,18 +157,28 @@ class Moderator:
 
     # ------------------------------------------------------------------- one mail
 
+    def parse(self, raw: bytes, *, truncated: bool = False) -> ParsedMail:
+        """A raw mail read, its body within the configured limit (`pbem.inbound`)."""
+        return parse_mail(raw, max_body=self.cfg.max_body_bytes, truncated=truncated)
+
     def process_mail(self, raw: bytes, now: datetime, *, uid: str = "",
                      truncated: bool = False) -> Outcome:
         """Process one raw mail exactly once (see the module docstring)."""
-        parsed = parse_mail(raw, max_body=self.cfg.max_body_bytes, truncated=truncated)
+        return self._process(Waiting(uid, raw, self.parse(raw, truncated=truncated)), now)
+
+    def _process(self, mail: Waiting, now: datetime, *, claimed: bool = False) -> Outcome:
+        """Process `mail` in a transaction of its own (`claimed`: the first one has
+        taken it already, `pbem.workers.claim_next`), again after a concurrent write."""
+        parsed = mail.parsed
         for attempt in range(5):
             try:
                 with self.store.transaction() as s:
-                    if not claim_mail(s, parsed.message_id):
-                        return Outcome("busy", note=parsed.message_id)
-                    if find_inbound(s, parsed.message_id) is not None:
-                        return Outcome("duplicate", note=parsed.message_id)
-                    return self._handle(s, parsed, raw, uid, now)
+                    if not (claimed and attempt == 0):
+                        if not claim_mail(s, parsed.message_id):
+                            return Outcome("busy", note=parsed.message_id)
+                        if find_inbound(s, parsed.message_id) is not None:
+                            return Outcome("duplicate", note=parsed.message_id)
+                    return self._handle(s, parsed, mail.raw, mail.uid, now)
             except (ConflictError, IntegrityError) as e:
                 # Another worker stored this mail or moved the game on: try again.
                 log.info("retrying %s after a concurrent write (%s)", parsed.message_id, e)
@@ -158,6 +186,47 @@ class Moderator:
                 if attempt == 4:
                     raise
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def process_next(self, waiting: Sequence[Waiting], now: datetime
+                     ) -> tuple[tuple[Waiting, Outcome] | None, list[Waiting]]:
+        """Process the first of `waiting` (mails fetched together) that no other
+        worker holds and none has stored: one statement claims it and skips the
+        others (`pbem.workers.claim_next`). Returns it with its outcome, or None when
+        none is left to this worker; then also those of `waiting` that are stored
+        (duplicates, to be moved out of the inbox), found in the same transaction.
+
+        Raises:
+            MailCrashed: processing the claimed mail raised an unexpected error (a
+                bug; nothing of it was stored).
+        """
+        ids = list(dict.fromkeys(w.parsed.message_id for w in waiting))
+        mail: Waiting | None = None
+        try:
+            with self.store.transaction() as s:
+                mid = claim_next(s, ids)
+                if mid is None:
+                    stored = stored_among(s, ids)
+                    return None, [w for w in waiting if w.parsed.message_id in stored]
+                mail = next(w for w in waiting if w.parsed.message_id == mid)
+                return (mail, self._handle(s, mail.parsed, mail.raw, mail.uid, now)), []
+        except (ConflictError, IntegrityError) as e:
+            if mail is None:
+                raise
+            # Another worker stored this mail or moved the game on: try again.
+            log.info("retrying %s after a concurrent write (%s)", mail.parsed.message_id, e)
+            self.games.forget()
+        except (DBAPIError, StoreError):
+            raise
+        except Exception as e:
+            if mail is None:
+                raise
+            raise MailCrashed(mail) from e
+        try:
+            return (mail, self._process(mail, now)), []
+        except (DBAPIError, StoreError, ConflictError):
+            raise
+        except Exception as e:
+            raise MailCrashed(mail) from e
 
     def _handle(self, s: Session, parsed: ParsedMail, raw: bytes, uid: str,
                 now: datetime) -> Outcome:

@@ -33,6 +33,7 @@ from jinja2 import (
     StrictUndefined,
     select_autoescape,
 )
+from sqlalchemy import func, union_all
 from sqlmodel import Session, col, select
 
 from . import i18n
@@ -216,14 +217,37 @@ def chain(ids: Iterable[str]) -> list[str]:
 def thread_of(s: Session, game_id: str, to: str) -> tuple[str, ...]:
     """The Message-IDs of the first and the last mail of game `game_id` queued to `to`
     (one id when that is one mail, none before the first): the thread a new mail of
-    the game to `to` continues."""
-    q = select(OutMail.message_id).where(OutMail.game_id == game_id,
-                                         OutMail.to_addr == stored_address(to))
-    first = s.exec(q.order_by(col(OutMail.id)).limit(1)).first()
-    if first is None:
-        return ()
-    last = s.exec(q.order_by(col(OutMail.id).desc()).limit(1)).first()
-    return (first,) if last in (None, first) else (first, last)
+    the game to `to` continues. The threads of all the game's recipients are read in
+    one query, the first time a transaction asks (`_threads`); `note_queued` keeps
+    them up to date as the transaction queues more."""
+    ids = _threads(s, game_id).get(stored_address(to), [])
+    return tuple(ids[:1]) if len(ids) < 2 or ids[0] == ids[-1] else (ids[0], ids[-1])
+
+
+def _threads(s: Session, game_id: str) -> dict[str, list[str]]:
+    """Recipient -> the Message-IDs of its first and last mail of the game (one when
+    they are the same mail), read once per session."""
+    key = ("threads", game_id)
+    known: dict[str, list[str]] | None = s.info.get(key)
+    if known is None:
+        of_game = OutMail.game_id == game_id
+        ends = union_all(
+            select(func.min(OutMail.id)).where(of_game).group_by(col(OutMail.to_addr)),
+            select(func.max(OutMail.id)).where(of_game).group_by(col(OutMail.to_addr)))
+        known = {}
+        for to, mid in s.exec(select(OutMail.to_addr, OutMail.message_id)
+                              .where(col(OutMail.id).in_(ends)).order_by(col(OutMail.id))):
+            known.setdefault(to, []).append(mid)
+        s.info[key] = known
+    return known
+
+
+def note_queued(s: Session, mail: OutMail) -> None:
+    """A mail of a game queued in this session: the last of its recipient's thread."""
+    known: dict[str, list[str]] | None = s.info.get(("threads", mail.game_id))
+    if known is not None:
+        ids = known.setdefault(mail.to_addr, [])
+        ids[1:] = [mail.message_id]
 
 
 def stored_address(to: str) -> str:

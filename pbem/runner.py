@@ -23,7 +23,7 @@ from sqlalchemy.exc import DBAPIError
 from .config import Config
 from .deadlines import DeadlineReport, check_deadlines
 from .errors import PbemError, StoreError, TransportError
-from .moderator import Moderator, Outcome
+from .moderator import MailCrashed, Moderator, Outcome, Waiting
 from .outbound import Sender, SendReport, send_due
 from .store import Store, utcnow
 from .transport import DirInbox, DirSender, ImapInbox, Inbox, MailDirs, SmtpSender
@@ -62,29 +62,44 @@ def process_inbox(mod: Moderator, inbox: Inbox, clock: Clock, report: PassReport
                   limit: int = 100, stop: threading.Event | None = None) -> int:
     """Process the waiting mails of an open inbox; returns how many were fetched.
 
+    Each transaction claims the next mail that no other worker holds or has stored,
+    in one statement for all the mails fetched (`Moderator.process_next`); when none
+    is left, those stored are moved out as duplicates and the rest are left to the
+    workers that hold them.
+
     With `stop` set, the mail in hand is finished and the rest are left in the inbox
     for the next pass (0 is returned, so callers do not fetch again). The mails
     committed are moved out of the inbox at the end, together (`Inbox.flush`); a
     crash before that leaves them to the next pass, as duplicates by Message-ID."""
     fetched = inbox.fetch(limit)
     try:
-        for f in fetched:
+        waiting = [Waiting(f.uid, f.raw, mod.parse(f.raw, truncated=f.truncated))
+                   for f in fetched]
+        while waiting:
             if stop is not None and stop.is_set():
                 return 0
             try:
-                outcome = mod.process_mail(f.raw, clock(), uid=f.uid, truncated=f.truncated)
+                claimed, stored = mod.process_next(waiting, clock())
+            except MailCrashed as e:  # a bug: never let one mail stop the loop
+                log.exception("mail %s crashed the moderator; moved aside", e.mail.uid)
+                report.errors.append(f"{e.mail.uid}: {type(e.__cause__).__name__}")
+                inbox.failed(e.mail.uid)
+                waiting.remove(e.mail)
+                continue
             except (DBAPIError, StoreError) as e:
                 # The database is the problem, not the mail: leave it for the next pass.
                 raise StoreError(f"database: {e}") from e
-            except Exception as e:  # a bug: never let one mail stop the loop
-                log.exception("mail %s crashed the moderator; moved aside", f.uid)
-                report.errors.append(f"{f.uid}: {type(e).__name__}")
-                inbox.failed(f.uid)
-                continue
+            for mail in stored:
+                report.outcomes.append(Outcome("duplicate", note=mail.parsed.message_id))
+                inbox.done(mail.uid)
+            if claimed is None:
+                break  # the rest another worker has; it moves them once committed
+            mail, outcome = claimed
+            waiting.remove(mail)
             if outcome.status == "busy":
                 continue  # another worker has it; it moves the mail once committed
             report.outcomes.append(outcome)
-            inbox.done(f.uid)
+            inbox.done(mail.uid)
     finally:
         inbox.flush()  # the committed mails' moves, together
     return len(fetched)

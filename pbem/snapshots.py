@@ -25,12 +25,13 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from sqlmodel import Session
+from sqlalchemy import func, update
+from sqlmodel import Session, col, select
 
 from engine import __version__ as ENGINE_VERSION
 from engine.undo import Tracker
 
-from .store import Game, Snapshot
+from .store import EventRow, Game, MoveRow, Snapshot, known_head, moves_added
 
 log = logging.getLogger(__name__)
 
@@ -84,16 +85,29 @@ def save(s: Session, row: Game, game: Any, state: Any, tracker: Tracker,
          moves: int) -> None:
     """Store the game's state at `row.version`, with `moves` commands stored and the
     undo protocol's `tracker`, in the session of the commit that made it."""
-    data = dumps((state, tracker))
-    s.merge(Snapshot(game_id=row.id, version=row.version, moves=moves,
-                     engine=engine_stamp(game), data=data))
+    snap = Snapshot(game_id=row.id, version=row.version, moves=moves,
+                    engine=engine_stamp(game), data=dumps((state, tracker)))
+    result = s.execute(update(Snapshot).where(col(Snapshot.game_id) == row.id).values(
+        version=snap.version, moves=snap.moves, engine=snap.engine, data=snap.data),
+        execution_options={"synchronize_session": "evaluate"})
+    if result.rowcount == 0:  # type: ignore[attr-defined]
+        s.add(snap)  # the game's first
 
 
 def restore(s: Session, row: Game, game: Any) -> tuple[Any, Tracker, int] | None:
     """The state at `row.version`, the tracker and the number of commands it goes
     with, from the game's snapshot; None when there is none that fits (then the game
     is replayed)."""
-    snap = s.get(Snapshot, row.id)
+    stored = select(func.count()).select_from(MoveRow).where(MoveRow.game_id == row.id)
+    found = s.exec(select(Snapshot, EventRow.hash, stored.scalar_subquery()).outerjoin(
+        EventRow, (col(EventRow.game_id) == col(Snapshot.game_id))
+        & (col(EventRow.seq) == col(Snapshot.version) - 1))
+        .where(Snapshot.game_id == row.id)).first()
+    snap = found[0] if found is not None else None
+    if found is not None:  # read with it, for the tracker's check and the next commit
+        moves_added(s, row.id, int(found[2]))
+        if found[1] is not None:
+            known_head(s, row.id, found[0].version, found[1])
     if snap is None or snap.version != row.version or snap.engine != engine_stamp(game):
         return None
     try:

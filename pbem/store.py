@@ -288,6 +288,8 @@ class Store:
             else:
                 Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
         self.engine: Engine = create_engine(url, **kwargs)
+        self._reader: Engine = self.engine if url.startswith("sqlite") else \
+            self.engine.execution_options(isolation_level="AUTOCOMMIT")
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
 
@@ -322,7 +324,11 @@ class Store:
 
     @contextmanager
     def read(self) -> Iterator[Session]:
-        with Session(self.engine, expire_on_commit=False) as session:
+        """A session to read in. On PostgreSQL its statements run without a
+        transaction around them (each sees what was committed when it began, as in
+        a READ COMMITTED transaction, and one that writes commits at once): no BEGIN
+        and no ROLLBACK to wait for."""
+        with Session(self._reader, expire_on_commit=False) as session:
             yield session
 
     def dispose(self) -> None:
@@ -365,12 +371,30 @@ def get_game(session: Session, game_id: str) -> Game:
 
 
 def seats_of(session: Session, game_id: str) -> list[Seat]:
+    """The game's seats in order (as `seat_by_token` read them in this session, if it
+    did)."""
+    known = session.info.get(("seats", game_id))
+    if known is not None:
+        return list(known[0])
     return list(session.exec(select(Seat).where(Seat.game_id == game_id).order_by(
         col(Seat.seat))))
 
 
 def seat_by_token(session: Session, token: str) -> Seat | None:
-    return session.exec(select(Seat).where(Seat.token == token)).first()
+    """The seat with this token. Its game's seats, row and sender check are read in
+    the same query and kept for the session: `seats_of`, `get_game` and
+    `required_auth` answer from them without asking the database again."""
+    game_of = select(Seat.game_id).where(Seat.token == token).scalar_subquery()
+    rows = session.exec(select(Seat, Game, GameAuth.require)
+                        .join(Game, col(Game.id) == col(Seat.game_id))
+                        .outerjoin(GameAuth, col(GameAuth.game_id) == col(Seat.game_id))
+                        .where(Seat.game_id == game_of).order_by(col(Seat.seat))).all()
+    if not rows:
+        return None
+    seats, game = [seat for seat, _, _ in rows], rows[0][1]
+    session.info[("seats", game.id)] = (seats, game)  # held: the identity map keeps them
+    session.info[("auth", game.id)] = "none" if rows[0][2] is None else rows[0][2]
+    return next((x for x in seats if x.token == token), None)
 
 
 def seat_addresses(session: Session, seat: Seat) -> list[str]:
@@ -390,6 +414,9 @@ def is_registered(session: Session, address: str) -> bool:
 
 def required_auth(session: Session, game_id: str) -> str:
     """The game's Authentication-Results demand: none, dmarc, dkim or spf."""
+    known = session.info.get(("auth", game_id))
+    if known is not None:
+        return str(known)
     row = session.get(GameAuth, game_id)
     return row.require if row is not None else "none"
 
@@ -421,6 +448,9 @@ def head_hash(session: Session, game_id: str, version: int) -> str:
     """The chain hash after `version` events (GENESIS for 0)."""
     if version == 0:
         return GENESIS
+    known = session.info.get(("head", game_id, version))
+    if known is not None:
+        return str(known)
     h = session.exec(select(EventRow.hash).where(EventRow.game_id == game_id)
                      .where(EventRow.seq == version - 1)).first()
     return h or GENESIS
@@ -446,8 +476,10 @@ def append_events(session: Session, game: Game, events: Sequence[Any],
     start = game.version
     if not events:
         return head_hash(session, game.id, start)
-    last = session.exec(select(EventRow.hash).where(EventRow.game_id == game.id)
-                        .where(EventRow.seq == start - 1)).first()
+    last = session.info.get(("head", game.id, start)) if start else None
+    if last is None and start:
+        last = session.exec(select(EventRow.hash).where(EventRow.game_id == game.id)
+                            .where(EventRow.seq == start - 1)).first()
     prev = last if last is not None else GENESIS_HASH
     result = session.execute(
         update(Game).where(col(Game.id) == game.id).where(col(Game.version) == start)
@@ -461,7 +493,13 @@ def append_events(session: Session, game: Game, events: Sequence[Any],
                              payload=payload, prev_hash=prev, hash=h, created=now))
         prev = h
     game.version = start + len(events)
+    known_head(session, game.id, game.version, prev)
     return prev
+
+
+def known_head(session: Session, game_id: str, version: int, digest: str) -> None:
+    """The chain hash after `version` events, known to this session (`head_hash`)."""
+    session.info[("head", game_id, version)] = digest
 
 
 def moves_of(session: Session, game_id: str) -> list[MoveRow]:
@@ -470,9 +508,20 @@ def moves_of(session: Session, game_id: str) -> list[MoveRow]:
 
 
 def count_moves(session: Session, game_id: str) -> int:
-    n = session.exec(select(func.count()).select_from(MoveRow)
-                     .where(MoveRow.game_id == game_id)).one()
-    return int(n)
+    """How many commands the game has stored (counted once per session; `moves_added`
+    keeps the count as the session adds more)."""
+    known = session.info.get(("moves", game_id))
+    if known is not None:
+        return int(known)
+    n = int(session.exec(select(func.count()).select_from(MoveRow)
+                         .where(MoveRow.game_id == game_id)).one())
+    session.info[("moves", game_id)] = n
+    return n
+
+
+def moves_added(session: Session, game_id: str, n: int) -> None:
+    """The game has `n` commands stored now, with those this session added."""
+    session.info[("moves", game_id)] = n
 
 
 # --------------------------------------------------------------------------- mail
@@ -492,8 +541,8 @@ def due_mails(session: Session, now: datetime, limit: int = 100) -> list[OutMail
     return list(session.exec(_due(now).limit(limit)))
 
 
-def _due(now: datetime) -> Any:
-    return (select(OutMail).where(OutMail.status == "pending")
+def _due(now: datetime, *what: Any) -> Any:
+    return (select(*(what or (OutMail,))).where(OutMail.status == "pending")
             .where(col(OutMail.next_attempt) <= now)
             .where(or_(col(OutMail.claimed_until).is_(None), col(OutMail.claimed_until) <= now))
             .order_by(col(OutMail.id)))
@@ -507,8 +556,17 @@ def claim_due(store: Store, now: datetime, limit: int, claim: str,
     write lock serialises claims instead), so of several workers each row goes to
     one; the lease (`claimed_by = claim`, `claimed_until = now + lease`) keeps it
     from the others after the commit, until it expires (a killed worker's rows are
-    taken over then).
+    taken over then). On PostgreSQL the claim is one statement, committed on its own
+    (an UPDATE of the rows its subquery locks, returning them).
     """
+    if not store.is_sqlite:
+        chosen = _due(now, OutMail.id).limit(limit).with_for_update(skip_locked=True)
+        with store.read() as s:  # no transaction around the one statement
+            rows = list(s.execute(
+                update(OutMail).where(col(OutMail.id).in_(chosen))
+                .values(claimed_by=claim, claimed_until=now + lease).returning(OutMail),
+                execution_options={"synchronize_session": False}).scalars())
+        return sorted(rows, key=lambda row: row.id or 0)
     with store.transaction() as s:
         rows = list(s.exec(_due(now).limit(limit).with_for_update(skip_locked=True)))
         for row in rows:

@@ -4,8 +4,10 @@ On PostgreSQL any number of `pbem serve` and `pbem poll --once` processes may ru
 against one database, reading the same IMAP folder:
 
 * an inbound mail is processed under a transaction-level advisory lock on its
-  Message-ID (`claim_mail`): a worker that finds it taken leaves the mail alone, and
-  once the holder commits, the mail is a duplicate by its stored Message-ID;
+  Message-ID: of the mails a worker fetched, one statement takes the first that is
+  neither stored nor held by another worker (`claim_next`), so the mails the others
+  hold or have stored cost nothing each; once the holder commits, the mail is a
+  duplicate by its stored Message-ID (`claim_mail` takes one given mail);
 * a game's reminder, late notice or automatic move is made under the game's row lock,
   taken with SKIP LOCKED (`lock_game`), and decided on the row as locked;
 * the outbox is claimed a batch at a time with a lease (`pbem.store.claim_due`);
@@ -22,7 +24,7 @@ from __future__ import annotations
 import fcntl
 import os
 import socket
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from functools import cache
@@ -33,7 +35,7 @@ from sqlalchemy import text, update
 from sqlmodel import Session, col, select
 
 from .errors import PbemError
-from .store import Game, OutMail, Store
+from .store import Game, InboundMail, OutMail, Store
 
 _MAIL_LOCKS = 0x70626D  # the advisory-lock namespace of inbound Message-IDs ("pbm")
 
@@ -103,6 +105,40 @@ def claim_mail(s: Session, message_id: str) -> bool:
     got = s.execute(text("SELECT pg_try_advisory_xact_lock(:ns, hashtext(:mid))"),
                     {"ns": _MAIL_LOCKS, "mid": message_id}).scalar()
     return bool(got)
+
+
+_CLAIM_NEXT = text(
+    "SELECT m FROM unnest(CAST(:mids AS text[])) AS m WHERE CASE"
+    " WHEN EXISTS (SELECT 1 FROM pbem_inbound WHERE pbem_inbound.message_id = m) THEN false"
+    " ELSE pg_try_advisory_xact_lock(:ns, hashtext(m)) END LIMIT 1")
+"""The first of the Message-IDs not stored whose lock this transaction gets: the CASE
+tries a lock only on a mail not stored, and LIMIT 1 stops at the first one taken."""
+
+
+def claim_next(s: Session, message_ids: Sequence[str]) -> str | None:
+    """Take the first of `message_ids` that is not stored and that no other worker is
+    processing, for this transaction (its advisory lock, as `claim_mail`); None when
+    none is left. One statement however many are stored or held by others. On SQLite
+    (one worker) the first not stored.
+
+    The statement sees the mails stored before it began: one that another worker
+    committed while it ran may be taken again, and is then refused at the commit by
+    the unique Message-ID (the caller tries it again as a duplicate)."""
+    if not message_ids:
+        return None
+    if s.get_bind().dialect.name != "postgresql":
+        stored = stored_among(s, message_ids)
+        return next((m for m in message_ids if m not in stored), None)
+    got = s.execute(_CLAIM_NEXT, {"mids": list(message_ids), "ns": _MAIL_LOCKS}).scalar()
+    return None if got is None else str(got)
+
+
+def stored_among(s: Session, message_ids: Sequence[str]) -> set[str]:
+    """Those of `message_ids` that are stored (processed by some worker)."""
+    if not message_ids:
+        return set()
+    return set(s.exec(select(InboundMail.message_id)
+                      .where(col(InboundMail.message_id).in_(message_ids))))
 
 
 def lock_game(s: Session, game_id: str) -> Game | None:

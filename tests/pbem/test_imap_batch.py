@@ -14,7 +14,8 @@ import pytest
 from pbem import transport
 from pbem.config import Config
 from pbem.errors import StoreError
-from pbem.moderator import Outcome
+from pbem.inbound import ParsedMail
+from pbem.moderator import Outcome, Waiting
 from pbem.runner import PassReport, process_inbox
 from pbem.transport import Fetched, ImapInbox, TransportError
 
@@ -300,17 +301,22 @@ class Inbox:
 
 
 class Mod:
-    """Processes mails "1", "2", ...; the database fails at mail `broken`."""
+    """Processes mails "1", "2", ... in turn; the database fails at mail `broken`."""
 
     def __init__(self, calls: list[str], broken: int = 0) -> None:
         self.calls = calls
         self.broken = broken
 
-    def process_mail(self, raw: bytes, now: datetime, **_: object) -> Outcome:
-        self.calls.append(f"commit {raw.decode()}")
-        if int(raw) == self.broken:
+    def parse(self, raw: bytes, **_: object) -> ParsedMail:
+        return ParsedMail(raw.decode(), "", "", [], [], None, "")
+
+    def process_next(self, waiting: Sequence[Waiting], now: datetime
+                     ) -> tuple[tuple[Waiting, Outcome] | None, list[Waiting]]:
+        mail = waiting[0]
+        self.calls.append(f"commit {mail.raw.decode()}")
+        if int(mail.raw) == self.broken:
             raise StoreError("the database went away")
-        return Outcome("accepted")
+        return (mail, Outcome("accepted")), []
 
 
 def test_a_pass_moves_its_mails_after_their_commits_together() -> None:

@@ -14,12 +14,14 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from sqlalchemy import event
 from sqlmodel import col, func, select
 
+from pbem import moderator
 from pbem.config import Config
 from pbem.deadlines import check_deadlines
 from pbem.errors import TransportError
-from pbem.moderator import Moderator
+from pbem.moderator import Moderator, Outcome
 from pbem.outbound import make_mail, send_due
 from pbem.runner import PassReport, process_inbox
 from pbem.store import MoveRow, OutMail, Store, claim_due
@@ -323,6 +325,82 @@ def test_a_mail_another_worker_is_processing_stays_in_the_inbox(store: Store,
     with store.read() as s:
         assert s.exec(select(func.count()).select_from(OutMail)
                       .where(col(OutMail.kind) == "error")).one() == 1
+
+
+class Statements:
+    """The SQL statements an engine runs while the block does."""
+
+    def __init__(self, store: Store) -> None:
+        self.engine = store.engine
+        self.seen: list[str] = []
+
+    def _record(self, _conn: object, _cursor: object, statement: str, *_: object) -> None:
+        self.seen.append(statement)
+
+    def __enter__(self) -> list[str]:
+        event.listen(self.engine, "before_cursor_execute", self._record)
+        return self.seen
+
+    def __exit__(self, *exc: object) -> None:
+        event.remove(self.engine, "before_cursor_execute", self._record)
+
+
+def test_mails_held_or_stored_by_other_workers_cost_one_statement(store: Store,
+                                                                 url: str) -> None:
+    """Of the mails a worker fetched, those another worker holds or has stored are
+    skipped inside the one statement that claims the next mail: no lock is tried and
+    no Message-ID looked up for each of them, and the stored ones are moved out."""
+    if store.is_sqlite:
+        pytest.skip("one worker on SQLite")
+    _games(url, 1)
+    mod = Moderator(store, CFG)
+    box = FakeMailbox()
+    msgs = [mail("anna@example.org", "moderator@example.org", f"game pof-0\npass {i}\n")
+            for i in range(5)]
+    uids = [box.put(m) for m in msgs]
+    ids = [str(m["Message-ID"]) for m in msgs]
+    other = Store(url)
+    for m in msgs[:2]:  # stored by another worker
+        assert other_worker_processes(other, m).status == "rejected"
+    with other.transaction() as held:  # held by another worker, at the front too
+        assert claim_mail(held, ids[2]) and claim_mail(held, ids[3])
+        report = PassReport()
+        with Statements(store) as seen:
+            assert process_inbox(mod, box, lambda: NOW, report) == 5
+    other.dispose()
+    claims = [x for x in seen if "advisory" in x]
+    lookups = [x for x in seen if "FROM pbem_inbound" in x]
+    assert len(claims) == 2  # the fifth mail taken; then none left
+    assert len(lookups) == 3  # those two, and one for the stored ones among those left
+    assert [o.status for o in report.outcomes] == ["rejected", "duplicate", "duplicate"]
+    assert sorted(box.processed) == sorted([uids[4], uids[0], uids[1]])
+    assert set(box.mails) == {uids[2], uids[3]}  # left to their holder
+
+
+def other_worker_processes(store: Store, msg: EmailMessage) -> Outcome:
+    return Moderator(store, CFG).process_mail(msg.as_bytes(), NOW, uid="elsewhere")
+
+
+def test_a_mail_stored_after_the_claim_saw_the_inbox_is_a_duplicate(
+        store: Store, url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The claim statement sees the mails stored before it began: one that another
+    worker commits meanwhile can be claimed again. The unique Message-ID refuses it at
+    the commit, the mail is tried again as a duplicate, and nothing is sent twice."""
+    _games(url, 1)
+    mod = Moderator(store, CFG)
+    msg = mail("anna@example.org", "moderator@example.org", "game pof-0\npass\n")
+    assert other_worker_processes(store, msg).status == "rejected"
+    with store.read() as s:
+        before = s.exec(select(func.count()).select_from(OutMail)).one()
+    mid = str(msg["Message-ID"])
+    monkeypatch.setattr(moderator, "claim_next", lambda _s, ids: mid)  # a stale snapshot
+    box = FakeMailbox()
+    uid = box.put(msg)
+    report = PassReport()
+    process_inbox(mod, box, lambda: NOW, report)
+    assert [o.status for o in report.outcomes] == ["duplicate"] and box.processed == [uid]
+    with store.read() as s:
+        assert s.exec(select(func.count()).select_from(OutMail)).one() == before
 
 
 def test_a_second_worker_on_one_sqlite_database_is_refused(tmp_path: Path) -> None:
