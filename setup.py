@@ -29,6 +29,7 @@ COMPILED = [
     "engine/princes/actions.py",
     "engine/princes/checks.py",
     "engine/princes/queries.py",
+    "engine/signorie/state.py",
     "engine/signorie/evolve.py",
     "engine/signorie/decide.py",
     "engine/signorie/actions.py",
