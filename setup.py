@@ -30,11 +30,19 @@ COMPILED = [
     "engine/princes/checks.py",
     "engine/princes/queries.py",
     "engine/signorie/state.py",
+    "engine/signorie/events.py",
     "engine/signorie/evolve.py",
     "engine/signorie/decide.py",
     "engine/signorie/actions.py",
     "engine/signorie/chance.py",
     "engine/signorie/legal.py",
+    "engine/signorie/ruleset.py",
+    "engine/signorie/commands.py",
+    "engine/signorie/scoring.py",
+    "engine/match.py",
+    "notation/signorie/words.py",
+    "notation/signorie/fast.py",
+    "notation/log.py",
 ]
 
 

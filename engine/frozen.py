@@ -29,7 +29,7 @@ from functools import cache
 from operator import attrgetter
 from reprlib import recursive_repr
 from types import CellType, CodeType, FunctionType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 T = TypeVar("T")
 
@@ -126,7 +126,16 @@ def _compiled_dataclass(cls: type[T], **options: Any) -> type[T]:
     not). A frozen one pickles and copies through `__init__`: the state mypyc would
     set afterwards is refused by the frozen `__setattr__`."""
     options.pop("slots", None)
+    native = frozenset(vars(cls)["__mypyc_attrs__"])
+    annotations = vars(cls).get("__annotations__", {})
+    for name, annotation in annotations.items():  # mypyc gives a ClassVar[X] as X
+        if name not in native:
+            annotations[name] = ClassVar[annotation]
     built: Any = dataclasses.dataclass(cls, **options)
+    own = fields(built)
+    if (options.get("init", True) and not hasattr(cls, "__post_init__")
+            and all(f.init and f.default_factory is MISSING for f in own)):
+        type.__setattr__(cls, "__init__", _first_init(cls, own))
     if options.get("frozen") and "__reduce__" not in vars(cls):
         names = tuple(f.name for f in fields(built) if f.init)
 
@@ -137,6 +146,19 @@ def _compiled_dataclass(cls: type[T], **options: Any) -> type[T]:
         type.__setattr__(cls, "__reduce__", __reduce__)
     result: type[T] = built
     return result
+
+
+def _first_init(cls: type, own: Sequence[Field[Any]]) -> Any:
+    """An `__init__` for a class mypyc compiled that, called first, puts the quick
+    `__init__` (`_quick_init`) in its place: mypyc calls the decorator while the
+    class's field descriptors are away, and puts them back after."""
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        init = _quick_init(cls, own)
+        type.__setattr__(cls, "__init__", init)
+        init(self, *args, **kwargs)
+
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    return __init__
 
 
 def _plain(cls: type) -> bool:
