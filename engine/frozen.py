@@ -29,7 +29,7 @@ from functools import cache
 from operator import attrgetter
 from reprlib import recursive_repr
 from types import CellType, CodeType, FunctionType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 T = TypeVar("T")
 
@@ -38,6 +38,8 @@ def quick_init(cls: type[T]) -> type[T]:
     """Give a frozen slotted dataclass (fields with plain defaults only, no
     `__post_init__`) a faster `__init__`; returns the class (a decorator, applied
     after `@dataclass`). A class `dataclass` built has it already."""
+    if _compiled(cls):  # its fields are set natively already
+        return cls
     if not is_dataclass(cls) or "__slots__" not in vars(cls):
         raise TypeError(f"{cls.__name__} is no slotted dataclass")
     if hasattr(cls, "__post_init__"):
@@ -106,9 +108,57 @@ _WRITTEN = frozenset({"__init__", "__repr__", "__eq__", "__hash__", "__setattr__
 def _dataclass(cls: type[T] | None = None, /, **options: Any) -> Any:
     if cls is None:
         return lambda later: _dataclass(later, **options)
+    if _compiled(cls):
+        return _compiled_dataclass(cls, **options)
     if options != {"frozen": True, "slots": True} or not _plain(cls):
         return dataclasses.dataclass(cls, **options)
     return _frozen_slotted(cls)
+
+
+def _compiled(cls: type) -> bool:
+    """Whether mypyc compiled `cls` (a native class: setup.py)."""
+    return "__mypyc_attrs__" in vars(cls)
+
+
+def _compiled_dataclass(cls: type[T], **options: Any) -> type[T]:
+    """What `dataclasses.dataclass` gives a class that mypyc compiled, which mypyc
+    calls on the class itself and keeps (its instances have native fields, slots or
+    not). A frozen one pickles and copies through `__init__`: the state mypyc would
+    set afterwards is refused by the frozen `__setattr__`."""
+    options.pop("slots", None)
+    native = frozenset(vars(cls)["__mypyc_attrs__"])
+    annotations = vars(cls).get("__annotations__", {})
+    for name, annotation in annotations.items():  # mypyc gives a ClassVar[X] as X
+        if name not in native:
+            annotations[name] = ClassVar[annotation]
+    built: Any = dataclasses.dataclass(cls, **options)
+    own = fields(built)
+    if (options.get("init", True) and not hasattr(cls, "__post_init__")
+            and all(f.init and f.default_factory is MISSING for f in own)):
+        type.__setattr__(cls, "__init__", _first_init(cls, own))
+    if options.get("frozen") and "__reduce__" not in vars(cls):
+        names = tuple(f.name for f in fields(built) if f.init)
+
+        def __reduce__(self: Any) -> tuple[Any, ...]:
+            return self.__class__, tuple([getattr(self, n) for n in names])
+
+        __reduce__.__qualname__ = f"{cls.__qualname__}.__reduce__"
+        type.__setattr__(cls, "__reduce__", __reduce__)
+    result: type[T] = built
+    return result
+
+
+def _first_init(cls: type, own: Sequence[Field[Any]]) -> Any:
+    """An `__init__` for a class mypyc compiled that, called first, puts the quick
+    `__init__` (`_quick_init`) in its place: mypyc calls the decorator while the
+    class's field descriptors are away, and puts them back after."""
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        init = _quick_init(cls, own)
+        type.__setattr__(cls, "__init__", init)
+        init(self, *args, **kwargs)
+
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    return __init__
 
 
 def _plain(cls: type) -> bool:
@@ -210,7 +260,10 @@ def quick_replace(cls: type[T]) -> Callable[..., T]:
     with `init`, no `__post_init__`): `dataclasses.replace` for its instances, built
     through the slots' descriptors without looking up the fields on each call. An
     unknown field is a TypeError, as there. Its instances only: a subclass's object
-    would come back as `cls`."""
+    would come back as `cls`. For a class mypyc compiled, built through its
+    `__init__`."""
+    if _compiled(cls) and is_dataclass(cls):
+        return _compiled_replace(cls)
     if not is_dataclass(cls) or "__slots__" not in vars(cls):
         raise TypeError(f"{cls.__name__} is no slotted dataclass")
     if hasattr(cls, "__post_init__"):
@@ -234,3 +287,14 @@ def quick_replace(cls: type[T]) -> Callable[..., T]:
     fn.__qualname__ = fn.__name__ = f"replace_{cls.__name__}"
     fn.__module__ = cls.__module__
     return fn
+
+
+def _compiled_replace(cls: type[T]) -> Callable[..., T]:
+    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
+
+    def replace(obj: Any, /, **changes: Any) -> T:
+        return cls(**{**{n: getattr(obj, n) for n in names}, **changes})
+
+    replace.__qualname__ = replace.__name__ = f"replace_{cls.__name__}"
+    replace.__module__ = cls.__module__
+    return replace

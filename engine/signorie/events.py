@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from engine import codec
 from engine.consent import Reverted
-from engine.frozen import dataclass, quick_init
+from engine.frozen import dataclass
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +31,6 @@ class GameStarted:
 # --------------------------------------------------------------------------- chance
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class OrderDrawn:
     """Setup: the first turn order (seats, first first); extra florins by seat (S10)."""
@@ -41,7 +40,6 @@ class OrderDrawn:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class CitiesDrawn:
     """Setup: the cities in play, in CITIES order."""
@@ -51,7 +49,6 @@ class CitiesDrawn:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class RewardsLaid:
     """Setup: the reward row, left to right."""
@@ -61,7 +58,6 @@ class RewardsLaid:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class RoundStarted:
     round: int
@@ -69,7 +65,6 @@ class RoundStarted:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class AlliancesLaid:
     """Preparation: open alliance tiles onto the empty tile fields: (city, field, tile)."""
@@ -79,7 +74,6 @@ class AlliancesLaid:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class DiceRolled:
     """Preparation: the action dice, by colour: (colour, sorted values)."""
@@ -89,7 +83,6 @@ class DiceRolled:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class TasksLaid:
     """Preparation: the task tile on each task field, in field order."""
@@ -99,7 +92,6 @@ class TasksLaid:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class BirthsRolled:
     """The white dice of `seat` and the figures they brought from the General Supply
@@ -113,7 +105,6 @@ class BirthsRolled:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class AllianceDrawn:
     """A face-down alliance tile for `player` beside `row`. Nobody sees `tile`, its
@@ -130,7 +121,6 @@ class AllianceDrawn:
 # --------------------------------------------------------------------------- chance due
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class BirthsDue:
     """`seat` rolls `n` white dice (chance states them)."""
@@ -141,7 +131,6 @@ class BirthsDue:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class AllianceDue:
     """A face-down alliance tile is drawn for `seat` beside `row` (chance draws it)."""
@@ -155,7 +144,6 @@ class AllianceDue:
 # --------------------------------------------------------------------------- actions
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class DieTaken:
     """`seat` takes the `colour` die showing `value` onto its field, paying `cost`."""
@@ -169,7 +157,6 @@ class DieTaken:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class HelperHired:
     """A helper onto `seat`'s helper space `space` of column `colour`, for `cost`."""
@@ -182,7 +169,6 @@ class HelperHired:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class FlorinsGained:
     seat: int
@@ -191,7 +177,6 @@ class FlorinsGained:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class PointsScored:
     """VP for `seat`; `why` names the source (a helper, a reward tile, initiative...)."""
@@ -203,7 +188,6 @@ class PointsScored:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Married:
     """A female figure of `seat` onto `city`'s marriage space `space` (0-based), for
@@ -219,7 +203,6 @@ class Married:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class MissionSent:
     """`seat`'s male figure from space `start` of `career` onto `city`'s mission
@@ -236,7 +219,6 @@ class MissionSent:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class FigureMoved:
     """A male figure of `seat` on `career` from `start` (0: from the available supply)
@@ -250,7 +232,6 @@ class FigureMoved:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class InitiativeMoved:
     """`seat`'s initiative disc up to space `to`, on top of the discs there."""
@@ -261,7 +242,6 @@ class InitiativeMoved:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class TaskUsed:
     """`seat` returns `count` figures of `sex` for the task tile `tile` (to the General
@@ -275,7 +255,6 @@ class TaskUsed:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class FiguresTaken:
     """Figures of `seat` from the General Supply to the available supply."""
@@ -287,7 +266,6 @@ class FiguresTaken:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class HelperUsed:
     """`seat` activates its helper on `space` of the column of the die just taken."""
@@ -298,7 +276,6 @@ class HelperUsed:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class TurnEnded:
     seat: int
@@ -306,7 +283,6 @@ class TurnEnded:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Passed:
     """`seat` passes for the round; `auto` when it had 4 dice or no die it could take
@@ -321,7 +297,6 @@ class Passed:
 # --------------------------------------------------------------------------- rewards
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class TurnOrderSet:
     """Phase 3: the new turn order (by initiative, the higher disc first on a tie,
@@ -332,7 +307,6 @@ class TurnOrderSet:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class RewardChecked:
     """The seats whose dice sum to no more than their threshold, in turn order."""
@@ -342,7 +316,6 @@ class RewardChecked:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class RewardTaken:
     """`seat` takes the round's reward: "bonus", "florins", "points" or "buy"."""
@@ -353,7 +326,6 @@ class RewardTaken:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class SonMarried:
     """A bride for `seat`'s son on son space `son` (1 = top), for `points` VP and
@@ -367,7 +339,6 @@ class SonMarried:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class DiceCleared:
     """R-Extra: every die leaves the player boards (S11)."""
@@ -376,7 +347,6 @@ class DiceCleared:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class ExtraSkipped:
     """`seat` was owed an extra action but no leftover die can be used."""
@@ -386,7 +356,6 @@ class ExtraSkipped:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class RoundEnded:
     """Clean-up: the reward tile leaves, the threshold figures go home, dice leave."""
@@ -396,7 +365,6 @@ class RoundEnded:
     version: ClassVar[int] = 1
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class GameEnded:
     """Final scoring: the face-down tiles revealed, (seat, row, tile) in drawing order;

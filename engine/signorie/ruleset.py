@@ -340,9 +340,13 @@ def rules_from(data: Mapping[str, Any]) -> Rules:
     return rules
 
 
-@cache
 def load() -> Rules:
     """The rules of the data file shipped with the engine (read once)."""
+    return _load()
+
+
+@cache  # behind a plain function: mypy, checking the compiled build's modules, could
+def _load() -> Rules:  # not tell the type of a decorated one from notation.signorie.words
     text = files("engine.signorie").joinpath("data/signorie.toml").read_text("utf-8")
     return rules_from(tomllib.loads(text))
 

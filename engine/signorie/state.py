@@ -24,28 +24,40 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import field, fields
 from operator import attrgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-from engine.frozen import dataclass, quick_init
+from engine.frozen import dataclass
 from engine.protocol import CHANCE
 
 from .commands import CAREERS, COLOURS
 from .ruleset import Rules
 
-EMPTY = -1
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+V = TypeVar("V", bound="DataclassInstance")
+
+# Final: the compiled build (setup.py) puts these in the code that reads them.
+EMPTY: Final = -1
 """A city space no figure stands on."""
 
 # Phases of a round (and of the game)
-SETUP = "setup"  # chance: turn order, cities, reward row
-PREPARE = "prepare"  # chance: alliance tiles, dice, task tiles
-ACTIONS = "actions"
-REWARDS = "rewards"
-EXTRA = "extra"  # the extra actions of the R-Extra tile (S11)
-OVER = "over"
+SETUP: Final = "setup"  # chance: turn order, cities, reward row
+PREPARE: Final = "prepare"  # chance: alliance tiles, dice, task tiles
+ACTIONS: Final = "actions"
+REWARDS: Final = "rewards"
+EXTRA: Final = "extra"  # the extra actions of the R-Extra tile (S11)
+OVER: Final = "over"
 
 # Chance steps
-ORDER, CITIES, REWARD_ROW, ALLIANCES, ROLL, TASKS, BIRTHS, DRAW = (
-    "order", "cities", "rewards", "alliances", "roll", "tasks", "births", "draw")
+ORDER: Final = "order"
+CITIES: Final = "cities"
+REWARD_ROW: Final = "rewards"
+ALLIANCES: Final = "alliances"
+ROLL: Final = "roll"
+TASKS: Final = "tasks"
+BIRTHS: Final = "births"
+DRAW: Final = "draw"
 
 
 @dataclass(slots=True)
@@ -114,7 +126,6 @@ class CityState:
         return self.marriage_tile if field == "marriage" else self.mission_tile
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Active:
     """The die a player has just taken: its column's helpers may follow, top to bottom,
@@ -127,7 +138,6 @@ class Active:
     free: bool = False
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Chance:
     """A chance step due mid-turn: the white dice of `seat` (`n` of them), or a
@@ -247,7 +257,7 @@ def offered(dice: tuple[tuple[str, tuple[int, ...]], ...], colour: str) -> tuple
 _AT = {colour: i for i, colour in enumerate(COLOURS)}
 
 
-SHARED = -1
+SHARED: Final = -1
 """`State.shared` for a state whose boards are all shared."""
 
 board_values: Callable[[Board], tuple[Any, ...]] = attrgetter(
@@ -271,8 +281,9 @@ def board(state: State, seat: int) -> Board:
     return state.players[seat]
 
 
-def replace(state: State, **changes: Any) -> State:
-    """The state with some fields changed (for rules and tests)."""
+def replace(state: V, **changes: Any) -> V:
+    """The state (or another value: the rules, say) with some fields changed (for
+    rules and tests)."""
     if isinstance(state, State):  # the copy shares the boards, both ways
         state.shared = changes["shared"] = SHARED
     return dataclasses.replace(state, **changes)

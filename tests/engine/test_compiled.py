@@ -5,10 +5,14 @@ import those compiled modules and not the source tree's Python files."""
 from __future__ import annotations
 
 import ast
+import copy
+import dataclasses
 import importlib
 import importlib.machinery
 import os
+import pickle
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,3 +47,78 @@ def test_the_compiled_modules_are_the_ones_imported() -> None:
     for package in ("engine", "notation", "pbem"):
         path = Path(importlib.import_module(package).__file__ or "").resolve()
         assert not path.is_relative_to(ROOT / package), f"{package} is the source tree's"
+
+
+SIGNORIE_VALUES = ("engine.signorie.state", ("State", "Board", "CityState", "Active", "Chance"))
+
+
+@pytest.mark.skipif(os.environ.get("PBEM_EXPECT_COMPILED") != "1",
+                    reason="PBEM_EXPECT_COMPILED=1 is set by the compiled build's test run")
+def test_signorie_states_and_events_are_native_classes() -> None:
+    """The compiled modules read Signorie's states and events as native classes (direct
+    field access), not as Python objects: engine.frozen leaves them to mypyc."""
+    from engine.consent import Reverted
+    from engine.signorie import events, state
+
+    classes = [getattr(state, name) for name in SIGNORIE_VALUES[1]]
+    classes += [cls for cls in events.EVENT_TYPES.values() if cls is not Reverted]
+    for cls in classes:
+        assert "__mypyc_attrs__" in vars(cls), f"{cls.__name__} is no native class"
+        assert set(cls.__mypyc_attrs__) >= {f.name for f in dataclasses.fields(cls)}
+
+
+def _twin(cls: type) -> type:
+    """`cls` as plain dataclasses.dataclass builds it (same fields, qualname)."""
+    frozen = cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    twin = dataclasses.make_dataclass(
+        cls.__name__,
+        [(f.name, f.type, dataclasses.field(default=f.default, repr=f.repr,
+                                            compare=f.compare))
+         for f in dataclasses.fields(cls)],
+        frozen=frozen, slots=True)
+    twin.__qualname__ = cls.__qualname__
+    return twin
+
+
+def _as_twin(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _twin(type(value))(*(_as_twin(getattr(value, f.name))
+                                    for f in dataclasses.fields(value)))
+    if isinstance(value, tuple):
+        return tuple(_as_twin(v) for v in value)
+    return value
+
+
+def test_signorie_values_keep_their_value_semantics() -> None:
+    """In either build (pure Python, or compiled: native classes), Signorie's events
+    and states are the values dataclasses would make: repr, equality, hash, frozen,
+    copies and pickles equal to the original, the event codec's round trip."""
+    from engine import codec
+    from engine.registry import get_game
+    from engine.selfplay import play_random
+    from engine.signorie import events
+    from pbem.snapshots import dumps
+
+    playout = play_random(get_game("signorie"), 4, "compiled")
+    values = [e for e in playout.events if type(e).__module__ == events.__name__]
+    assert len({type(e) for e in values}) > 20
+    for event in values:
+        twin = _as_twin(event)
+        assert repr(event) == repr(twin)
+        assert hash(event) == hash(twin)
+        assert event == type(event)(**{f.name: getattr(event, f.name)
+                                       for f in dataclasses.fields(event)})
+        assert copy.copy(event) == event and copy.deepcopy(event) == event
+        assert pickle.loads(pickle.dumps(event)) == event
+        assert events.from_dict(codec.to_dict(event)) == event
+        for f in dataclasses.fields(event)[:1]:
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                setattr(event, f.name, getattr(event, f.name))
+    assert pickle.loads(pickle.dumps(values)) == values
+    final = playout.state
+    assert pickle.loads(dumps(final)) == final  # as the moderator's snapshots keep it
+    assert repr(final.players) == repr(_as_twin(final.players))
+    assert final.players[0] != dataclasses.replace(final.players[0], points=-1)
+    for city in final.cities:
+        assert repr(city) == repr(_as_twin(city)) and hash(city) == hash(_as_twin(city))
+        assert pickle.loads(pickle.dumps(city)) == city
