@@ -110,9 +110,30 @@ def _dataclass(cls: type[T] | None = None, /, **options: Any) -> Any:
         return lambda later: _dataclass(later, **options)
     if _compiled(cls):
         return _compiled_dataclass(cls, **options)
+    own_init = vars(cls).get("__init__")
+    if own_init is not None and options.get("frozen"):  # the compiled build's (`native_init`)
+        type.__delattr__(cls, "__init__")
+        built: type[T] = _dataclass(cls, **options)
+        _check_native_init(built, own_init)
+        return built
     if options != {"frozen": True, "slots": True} or not _plain(cls):
         return dataclasses.dataclass(cls, **options)
     return _frozen_slotted(cls)
+
+
+def _check_native_init(cls: type, init: Any) -> None:
+    """That a frozen class's own `__init__` takes its fields as the generated one would
+    (the same names, order and defaults): it is what mypyc compiles into a native
+    constructor (setting each field from its parameter, and nothing else); Python has
+    the generated one instead, as a frozen class's fields cannot be set in its body."""
+    code = init.__code__
+    own = fields(cls)
+    names = ("self", *(f.name for f in own))
+    defaults = tuple(f.default for f in own if f.default is not MISSING)
+    if (code.co_varnames[:code.co_argcount] != names or code.co_kwonlyargcount
+            or (init.__defaults__ or ()) != defaults):
+        raise TypeError(f"{cls.__name__}.__init__ does not take its fields {names[1:]} "
+                        "with their defaults")
 
 
 def _compiled(cls: type) -> bool:
@@ -131,9 +152,10 @@ def _compiled_dataclass(cls: type[T], **options: Any) -> type[T]:
     for name, annotation in annotations.items():  # mypyc gives a ClassVar[X] as X
         if name not in native:
             annotations[name] = ClassVar[annotation]
+    native_init = "__init__" in vars(cls)  # compiled: native, and kept by the decorator
     built: Any = dataclasses.dataclass(cls, **options)
     own = fields(built)
-    if (options.get("init", True) and not hasattr(cls, "__post_init__")
+    if (not native_init and options.get("init", True) and not hasattr(cls, "__post_init__")
             and all(f.init and f.default_factory is MISSING for f in own)):
         type.__setattr__(cls, "__init__", _first_init(cls, own))
     if options.get("frozen") and "__reduce__" not in vars(cls):

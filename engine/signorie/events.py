@@ -27,6 +27,16 @@ class GameStarted:
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
 
+    def __init__(self,
+                 players: tuple[str, ...], variant: str = "standard", seeded: bool = True,
+                 edition: str = "", engine: str = "", commitment: str = "") -> None:
+        self.players = players  # type: ignore[misc]
+        self.variant = variant  # type: ignore[misc]
+        self.seeded = seeded  # type: ignore[misc]
+        self.edition = edition  # type: ignore[misc]
+        self.engine = engine  # type: ignore[misc]
+        self.commitment = commitment  # type: ignore[misc]
+
 
 # --------------------------------------------------------------------------- chance
 
@@ -39,6 +49,9 @@ class OrderDrawn:
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
 
+    def __init__(self, order: tuple[int, ...]) -> None:
+        self.order = order  # type: ignore[misc]
+
 
 @dataclass(frozen=True, slots=True)
 class CitiesDrawn:
@@ -47,6 +60,9 @@ class CitiesDrawn:
     cities: tuple[str, ...]
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
+
+    def __init__(self, cities: tuple[str, ...]) -> None:
+        self.cities = cities  # type: ignore[misc]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,12 +73,18 @@ class RewardsLaid:
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
 
+    def __init__(self, tiles: tuple[str, ...]) -> None:
+        self.tiles = tiles  # type: ignore[misc]
+
 
 @dataclass(frozen=True, slots=True)
 class RoundStarted:
     round: int
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
+
+    def __init__(self, round: int) -> None:
+        self.round = round  # type: ignore[misc]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +95,9 @@ class AlliancesLaid:
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
 
+    def __init__(self, tiles: tuple[tuple[str, str, str], ...]) -> None:
+        self.tiles = tiles  # type: ignore[misc]
+
 
 @dataclass(frozen=True, slots=True)
 class DiceRolled:
@@ -82,6 +107,9 @@ class DiceRolled:
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
 
+    def __init__(self, dice: tuple[tuple[str, tuple[int, ...]], ...]) -> None:
+        self.dice = dice  # type: ignore[misc]
+
 
 @dataclass(frozen=True, slots=True)
 class TasksLaid:
@@ -90,6 +118,9 @@ class TasksLaid:
     tiles: tuple[str, ...]
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
+
+    def __init__(self, tiles: tuple[str, ...]) -> None:
+        self.tiles = tiles  # type: ignore[misc]
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +135,12 @@ class BirthsRolled:
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
 
+    def __init__(self, seat: int, values: tuple[int, ...], males: int, females: int) -> None:
+        self.seat = seat  # type: ignore[misc]
+        self.values = values  # type: ignore[misc]
+        self.males = males  # type: ignore[misc]
+        self.females = females  # type: ignore[misc]
+
 
 @dataclass(frozen=True, slots=True)
 class AllianceDrawn:
@@ -116,6 +153,11 @@ class AllianceDrawn:
     private: ClassVar[bool] = True
     secret: ClassVar[tuple[str, ...]] = ("tile",)
     version: ClassVar[int] = 1
+
+    def __init__(self, player: int, row: str, tile: str) -> None:
+        self.player = player  # type: ignore[misc]
+        self.row = row  # type: ignore[misc]
+        self.tile = tile  # type: ignore[misc]
 
 
 # --------------------------------------------------------------------------- chance due
@@ -130,6 +172,10 @@ class BirthsDue:
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
 
+    def __init__(self, seat: int, n: int) -> None:
+        self.seat = seat  # type: ignore[misc]
+        self.n = n  # type: ignore[misc]
+
 
 @dataclass(frozen=True, slots=True)
 class AllianceDue:
@@ -139,6 +185,10 @@ class AllianceDue:
     row: str
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
+
+    def __init__(self, seat: int, row: str) -> None:
+        self.seat = seat  # type: ignore[misc]
+        self.row = row  # type: ignore[misc]
 
 
 # --------------------------------------------------------------------------- actions
@@ -156,6 +206,13 @@ class DieTaken:
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
 
+    def __init__(self, seat: int, colour: str, value: int, cost: int, free: bool = False) -> None:
+        self.seat = seat  # type: ignore[misc]
+        self.colour = colour  # type: ignore[misc]
+        self.value = value  # type: ignore[misc]
+        self.cost = cost  # type: ignore[misc]
+        self.free = free  # type: ignore[misc]
+
 
 @dataclass(frozen=True, slots=True)
 class HelperHired:
@@ -168,6 +225,12 @@ class HelperHired:
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
 
+    def __init__(self, seat: int, colour: str, space: int, cost: int) -> None:
+        self.seat = seat  # type: ignore[misc]
+        self.colour = colour  # type: ignore[misc]
+        self.space = space  # type: ignore[misc]
+        self.cost = cost  # type: ignore[misc]
+
 
 @dataclass(frozen=True, slots=True)
 class FlorinsGained:
@@ -175,6 +238,10 @@ class FlorinsGained:
     florins: int
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
+
+    def __init__(self, seat: int, florins: int) -> None:
+        self.seat = seat  # type: ignore[misc]
+        self.florins = florins  # type: ignore[misc]
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +253,11 @@ class PointsScored:
     why: str
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
+
+    def __init__(self, seat: int, points: int, why: str) -> None:
+        self.seat = seat  # type: ignore[misc]
+        self.points = points  # type: ignore[misc]
+        self.why = why  # type: ignore[misc]
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +273,16 @@ class Married:
     tile: str = ""
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
+
+    def __init__(self,
+                 seat: int, city: str, space: int, dowry: int, points: int,
+                 tile: str = "") -> None:
+        self.seat = seat  # type: ignore[misc]
+        self.city = city  # type: ignore[misc]
+        self.space = space  # type: ignore[misc]
+        self.dowry = dowry  # type: ignore[misc]
+        self.points = points  # type: ignore[misc]
+        self.tile = tile  # type: ignore[misc]
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +300,17 @@ class MissionSent:
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
 
+    def __init__(self,
+                 seat: int, career: str, start: int, city: str, space: int, points: int,
+                 tile: str = "") -> None:
+        self.seat = seat  # type: ignore[misc]
+        self.career = career  # type: ignore[misc]
+        self.start = start  # type: ignore[misc]
+        self.city = city  # type: ignore[misc]
+        self.space = space  # type: ignore[misc]
+        self.points = points  # type: ignore[misc]
+        self.tile = tile  # type: ignore[misc]
+
 
 @dataclass(frozen=True, slots=True)
 class FigureMoved:
@@ -231,6 +324,12 @@ class FigureMoved:
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
 
+    def __init__(self, seat: int, career: str, start: int, to: int) -> None:
+        self.seat = seat  # type: ignore[misc]
+        self.career = career  # type: ignore[misc]
+        self.start = start  # type: ignore[misc]
+        self.to = to  # type: ignore[misc]
+
 
 @dataclass(frozen=True, slots=True)
 class InitiativeMoved:
@@ -240,6 +339,10 @@ class InitiativeMoved:
     to: int
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
+
+    def __init__(self, seat: int, to: int) -> None:
+        self.seat = seat  # type: ignore[misc]
+        self.to = to  # type: ignore[misc]
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,6 +357,12 @@ class TaskUsed:
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
 
+    def __init__(self, seat: int, tile: str, sex: str, count: int) -> None:
+        self.seat = seat  # type: ignore[misc]
+        self.tile = tile  # type: ignore[misc]
+        self.sex = sex  # type: ignore[misc]
+        self.count = count  # type: ignore[misc]
+
 
 @dataclass(frozen=True, slots=True)
 class FiguresTaken:
@@ -265,6 +374,11 @@ class FiguresTaken:
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
 
+    def __init__(self, seat: int, males: int, females: int) -> None:
+        self.seat = seat  # type: ignore[misc]
+        self.males = males  # type: ignore[misc]
+        self.females = females  # type: ignore[misc]
+
 
 @dataclass(frozen=True, slots=True)
 class HelperUsed:
@@ -275,12 +389,19 @@ class HelperUsed:
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
 
+    def __init__(self, seat: int, space: int) -> None:
+        self.seat = seat  # type: ignore[misc]
+        self.space = space  # type: ignore[misc]
+
 
 @dataclass(frozen=True, slots=True)
 class TurnEnded:
     seat: int
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat  # type: ignore[misc]
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,6 +413,10 @@ class Passed:
     auto: bool = False
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
+
+    def __init__(self, seat: int, auto: bool = False) -> None:
+        self.seat = seat  # type: ignore[misc]
+        self.auto = auto  # type: ignore[misc]
 
 
 # --------------------------------------------------------------------------- rewards
@@ -306,6 +431,9 @@ class TurnOrderSet:
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
 
+    def __init__(self, order: tuple[int, ...]) -> None:
+        self.order = order  # type: ignore[misc]
+
 
 @dataclass(frozen=True, slots=True)
 class RewardChecked:
@@ -314,6 +442,9 @@ class RewardChecked:
     rewarded: tuple[int, ...]
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
+
+    def __init__(self, rewarded: tuple[int, ...]) -> None:
+        self.rewarded = rewarded  # type: ignore[misc]
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,6 +455,10 @@ class RewardTaken:
     choice: str
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
+
+    def __init__(self, seat: int, choice: str) -> None:
+        self.seat = seat  # type: ignore[misc]
+        self.choice = choice  # type: ignore[misc]
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,6 +472,12 @@ class SonMarried:
     florins: int
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
+
+    def __init__(self, seat: int, son: int, points: int, florins: int) -> None:
+        self.seat = seat  # type: ignore[misc]
+        self.son = son  # type: ignore[misc]
+        self.points = points  # type: ignore[misc]
+        self.florins = florins  # type: ignore[misc]
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,6 +496,9 @@ class ExtraSkipped:
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
 
+    def __init__(self, seat: int) -> None:
+        self.seat = seat  # type: ignore[misc]
+
 
 @dataclass(frozen=True, slots=True)
 class RoundEnded:
@@ -363,6 +507,9 @@ class RoundEnded:
     round: int
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
+
+    def __init__(self, round: int) -> None:
+        self.round = round  # type: ignore[misc]
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,6 +523,14 @@ class GameEnded:
     winners: tuple[int, ...]
     private: ClassVar[bool] = False
     version: ClassVar[int] = 1
+
+    def __init__(self,
+                 revealed: tuple[tuple[int, str, str], ...], careers: tuple[int, ...],
+                 rows: tuple[int, ...], winners: tuple[int, ...]) -> None:
+        self.revealed = revealed  # type: ignore[misc]
+        self.careers = careers  # type: ignore[misc]
+        self.rows = rows  # type: ignore[misc]
+        self.winners = winners  # type: ignore[misc]
 
 
 Event = (GameStarted | OrderDrawn | CitiesDrawn | RewardsLaid | RoundStarted | AlliancesLaid

@@ -61,8 +61,42 @@ def test_the_value_stays_frozen_and_arguments_are_checked() -> None:
 
 
 def test_every_event_is_built_quickly() -> None:
-    for cls in EVENT_TYPES.values():
+    from engine.consent import Reverted
+    from engine.signorie import events
+
+    signorie = [cls for cls in events.EVENT_TYPES.values() if cls is not Reverted]
+    for cls in [*EVENT_TYPES.values(), *signorie]:
         assert cls.__init__.__code__.co_names == (), cls  # only closure setters
+
+
+def test_a_frozen_class_s_own_init_is_the_compiled_build_s() -> None:
+    """A frozen class's own `__init__` (setting its fields, for mypyc's native
+    constructor) cannot run in Python: the class gets the quick one; one that does not
+    take the fields as the generated one would is refused."""
+    from engine.frozen import dataclass
+
+    @dataclass(frozen=True, slots=True)
+    class Own:
+        seat: int
+        name: str = "x"
+
+        def __init__(self, seat: int, name: str = "x") -> None:
+            self.seat = seat  # type: ignore[misc]
+            self.name = name  # type: ignore[misc]
+
+    assert Own(1) == Own(seat=1, name="x") and repr(Own(2, "y")).endswith("Own(seat=2, name='y')")
+    assert Own.__init__.__code__.co_names == ()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Own(1).seat = 2  # type: ignore[misc]
+    for wrong in ("def __init__(self, name, seat=0): pass",
+                  "def __init__(self, seat, name='y'): pass",
+                  "def __init__(self, seat): pass"):
+        namespace: dict[str, object] = {}
+        exec(wrong, namespace)  # noqa: S102
+        with pytest.raises(TypeError, match="does not take its fields"):
+            dataclass(frozen=True, slots=True)(type("Wrong", (), {
+                "__annotations__": {"seat": "int", "name": "str"}, "name": "x",
+                "__init__": namespace["__init__"]}))
 
 
 def test_refuses_what_it_would_get_wrong() -> None:
