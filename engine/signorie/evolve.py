@@ -15,8 +15,6 @@ from dataclasses import fields
 from operator import attrgetter
 from typing import Any
 
-from engine.frozen import quick_replace
-
 from . import events as ev
 from .commands import CAREERS
 from .setup import city_states
@@ -43,8 +41,6 @@ from .state import (
 BETWEEN = "between"
 """After the setup or a round's clean-up: the next round (or the end) follows by itself."""
 
-
-_city = quick_replace(CityState)
 
 _STATE_FIELDS = tuple(f.name for f in fields(State))
 _state_values: Callable[[State], tuple[Any, ...]] = attrgetter(*_STATE_FIELDS)
@@ -164,10 +160,11 @@ def _alliances(s: State, e: ev.AlliancesLaid) -> None:
     cities = list(s.cities)
     for city, field, tile in e.tiles:
         i = next(k for k, c in enumerate(cities) if c.name == city)
+        c = cities[i]
         if field == "marriage":
-            cities[i] = _city(cities[i], marriage_tile=tile)
+            cities[i] = CityState(c.name, c.marriage, c.mission, tile, c.mission_tile)
         else:
-            cities[i] = _city(cities[i], mission_tile=tile)
+            cities[i] = CityState(c.name, c.marriage, c.mission, c.marriage_tile, tile)
     _take_tiles(s, tuple(tile for _, _, tile in e.tiles))
     s.cities = tuple(cities)
 
@@ -239,14 +236,12 @@ def _place(city: CityState, field: str, space: int, seat: int, took_tile: bool) 
     if field == "marriage":
         spaces = list(city.marriage)
         spaces[space] = seat
-        if took_tile:
-            return _city(city, marriage=tuple(spaces), marriage_tile="")
-        return _city(city, marriage=tuple(spaces))
+        return CityState(city.name, tuple(spaces), city.mission,
+                         "" if took_tile else city.marriage_tile, city.mission_tile)
     spaces = list(city.mission)
     spaces[space] = seat
-    if took_tile:
-        return _city(city, mission=tuple(spaces), mission_tile="")
-    return _city(city, mission=tuple(spaces))
+    return CityState(city.name, city.marriage, tuple(spaces), city.marriage_tile,
+                     "" if took_tile else city.mission_tile)
 
 
 def _city_at(s: State, name: str) -> int:

@@ -119,6 +119,15 @@ class CityState:
     marriage_tile: str = ""
     mission_tile: str = ""
 
+    def __init__(self,
+                 name: str, marriage: tuple[int, ...], mission: tuple[int, ...],
+                 marriage_tile: str = "", mission_tile: str = "") -> None:
+        self.name = name  # type: ignore[misc]
+        self.marriage = marriage  # type: ignore[misc]
+        self.mission = mission  # type: ignore[misc]
+        self.marriage_tile = marriage_tile  # type: ignore[misc]
+        self.mission_tile = mission_tile  # type: ignore[misc]
+
     def spaces(self, field: str) -> tuple[int, ...]:
         return self.marriage if field == "marriage" else self.mission
 
@@ -137,6 +146,14 @@ class Active:
     next: int = 1
     free: bool = False
 
+    def __init__(self,
+                 seat: int, colour: str, value: int, next: int = 1, free: bool = False) -> None:
+        self.seat = seat  # type: ignore[misc]
+        self.colour = colour  # type: ignore[misc]
+        self.value = value  # type: ignore[misc]
+        self.next = next  # type: ignore[misc]
+        self.free = free  # type: ignore[misc]
+
 
 @dataclass(frozen=True, slots=True)
 class Chance:
@@ -147,6 +164,12 @@ class Chance:
     seat: int
     n: int = 0
     row: str = ""
+
+    def __init__(self, kind: str, seat: int, n: int = 0, row: str = "") -> None:
+        self.kind = kind  # type: ignore[misc]
+        self.seat = seat  # type: ignore[misc]
+        self.n = n  # type: ignore[misc]
+        self.row = row  # type: ignore[misc]
 
 
 @dataclass(slots=True)
