@@ -60,7 +60,6 @@ def _plain_copy(state: Any) -> Any:
 def plain_engine() -> Iterator[None]:
     """The engine with its quick copies and checks swapped for the plain ones."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(evolve, "_city", _plain_replace)
         mp.setattr(state_module, "copy_board", _plain_replace)
         for module in list(sys.modules.values()):
             if module is not None and module.__name__.startswith("engine.signorie.") \
