@@ -115,7 +115,7 @@ def _dataclass(cls: type[T] | None = None, /, **options: Any) -> Any:
         type.__delattr__(cls, "__init__")
         built: type[T] = _dataclass(cls, **options)
         _check_native_init(built, own_init)
-        return built
+        return quick_init(built) if options.get("slots") else built
     if options != {"frozen": True, "slots": True} or not _plain(cls):
         return dataclasses.dataclass(cls, **options)
     return _frozen_slotted(cls)

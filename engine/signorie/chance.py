@@ -14,7 +14,7 @@ from typing import Any
 
 from engine import decks
 from engine.errors import ChanceError, IllegalMoveError
-from engine.frozen import dataclass, quick_init
+from engine.frozen import dataclass
 
 from . import events as ev
 from .commands import CITIES, COLOURS, Alliances, Births, Cities, Draw, Order, Rewards, Roll, Tasks
@@ -39,7 +39,6 @@ _COMMAND = {ORDER: Order, CITIES_DUE: Cities, REWARD_ROW: Rewards, ALLIANCES: Al
             ROLL: Roll, TASKS: Tasks, BIRTHS: Births, DRAW: Draw}
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Due:
     """The chance step due: its kind, the seat it concerns (births, draw) and how many
@@ -48,6 +47,11 @@ class Due:
     kind: str
     seat: int | None = None
     n: int = 0
+
+    def __init__(self, kind: str, seat: int | None = None, n: int = 0) -> None:
+        self.kind = kind  # type: ignore[misc]
+        self.seat = seat  # type: ignore[misc]
+        self.n = n  # type: ignore[misc]
 
 
 def empty_fields(state: State) -> tuple[tuple[str, str], ...]:

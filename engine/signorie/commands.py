@@ -19,7 +19,7 @@ from typing import ClassVar
 from engine.consent import Agree as Agree
 from engine.consent import Refuse as Refuse
 from engine.consent import Undo as Undo
-from engine.frozen import dataclass, quick_init
+from engine.frozen import dataclass
 
 COLOURS = ("yellow", "red", "purple", "grey", "turquoise")
 """The die colours, in the order of the action fields on a player board, left to right
@@ -38,7 +38,6 @@ SEXES = ("m", "f")
 
 # --- progress points --------------------------------------------------------------
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Step:
     """Progress points on one track, written `mil+` (a new male figure on the track's
@@ -55,6 +54,11 @@ class Step:
     start: int
     to: int
 
+    def __init__(self, track: str, start: int, to: int) -> None:
+        self.track = track  # type: ignore[misc]
+        self.start = start  # type: ignore[misc]
+        self.to = to  # type: ignore[misc]
+
     @property
     def points(self) -> int:
         return self.to - self.start
@@ -62,7 +66,6 @@ class Step:
 
 # --- actions: what a die, a helper, a task or a reward tile lets you do ------------
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Hire:
     """Hire a helper onto helper space `space` (1 = top) of the column the die's
@@ -71,8 +74,10 @@ class Hire:
     space: int
     word: ClassVar[str] = "hire"
 
+    def __init__(self, space: int) -> None:
+        self.space = space  # type: ignore[misc]
 
-@quick_init
+
 @dataclass(frozen=True, slots=True)
 class Florins:
     """The yellow Signoria action: take 3 florins: `florins`."""
@@ -80,7 +85,6 @@ class Florins:
     word: ClassVar[str] = "florins"
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Marry:
     """Marriage: a female figure of your available supply to `city`'s lowest empty
@@ -91,8 +95,11 @@ class Marry:
     dowry: int
     word: ClassVar[str] = "marry"
 
+    def __init__(self, city: str, dowry: int) -> None:
+        self.city = city  # type: ignore[misc]
+        self.dowry = dowry  # type: ignore[misc]
 
-@quick_init
+
 @dataclass(frozen=True, slots=True)
 class Offspring:
     """Offspring: roll a white die per married male of your family: `offspring`."""
@@ -100,7 +107,6 @@ class Offspring:
     word: ClassVar[str] = "offspring"
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Tracks:
     """Progress points, in the order written: `tracks ini mil+ pol2>4`."""
@@ -108,8 +114,10 @@ class Tracks:
     steps: tuple[Step, ...]
     word: ClassVar[str] = "tracks"
 
+    def __init__(self, steps: tuple[Step, ...]) -> None:
+        self.steps = steps  # type: ignore[misc]
 
-@quick_init
+
 @dataclass(frozen=True, slots=True)
 class Mission:
     """Diplomatic mission: your male figure on space `space` of the career track
@@ -120,8 +128,12 @@ class Mission:
     city: str
     word: ClassVar[str] = "mission"
 
+    def __init__(self, career: str, space: int, city: str) -> None:
+        self.career = career  # type: ignore[misc]
+        self.space = space  # type: ignore[misc]
+        self.city = city  # type: ignore[misc]
 
-@quick_init
+
 @dataclass(frozen=True, slots=True)
 class Alliance:
     """A face-down alliance tile, unseen, beside the plan's row `row`:
@@ -130,8 +142,10 @@ class Alliance:
     row: str
     word: ClassVar[str] = "alliance"
 
+    def __init__(self, row: str) -> None:
+        self.row = row  # type: ignore[misc]
 
-@quick_init
+
 @dataclass(frozen=True, slots=True)
 class Figures:
     """Figures from your General Supply to your available supply, each male or
@@ -140,8 +154,10 @@ class Figures:
     sexes: tuple[str, ...]
     word: ClassVar[str] = "figures"
 
+    def __init__(self, sexes: tuple[str, ...]) -> None:
+        self.sexes = sexes  # type: ignore[misc]
 
-@quick_init
+
 @dataclass(frozen=True, slots=True)
 class Helper:
     """A free helper onto helper space `space` of column `colour` (a reward):
@@ -151,8 +167,11 @@ class Helper:
     space: int
     word: ClassVar[str] = "helper"
 
+    def __init__(self, colour: str, space: int) -> None:
+        self.colour = colour  # type: ignore[misc]
+        self.space = space  # type: ignore[misc]
 
-@quick_init
+
 @dataclass(frozen=True, slots=True)
 class Task:
     """Use the task tile `tile`, returning `count` figures (of the sex its field
@@ -172,6 +191,11 @@ class Task:
     then: Action | None = None
     word: ClassVar[str] = "task"
 
+    def __init__(self, tile: str, count: int, then: Action | None = None) -> None:
+        self.tile = tile  # type: ignore[misc]
+        self.count = count  # type: ignore[misc]
+        self.then = then  # type: ignore[misc]
+
 
 Action = Hire | Florins | Marry | Offspring | Tracks | Mission | Alliance | Figures | Helper | Task
 """What a die, a helper, a task tile or a reward tile lets a player do."""
@@ -179,7 +203,6 @@ Action = Hire | Florins | Marry | Offspring | Tracks | Mission | Alliance | Figu
 
 # --- player commands -------------------------------------------------------------
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Take:
     """Action phase: take the `colour` die showing `value`, put it on your field of
@@ -194,8 +217,12 @@ class Take:
     action: Action
     verb: ClassVar[str] = "take"
 
+    def __init__(self, colour: str, value: int, action: Action) -> None:
+        self.colour = colour  # type: ignore[misc]
+        self.value = value  # type: ignore[misc]
+        self.action = action  # type: ignore[misc]
 
-@quick_init
+
 @dataclass(frozen=True, slots=True)
 class Activate:
     """After a die's action: activate your helper on space `space` (1 = top) of that
@@ -206,8 +233,11 @@ class Activate:
     action: Action | None = None
     verb: ClassVar[str] = "helper"
 
+    def __init__(self, space: int, action: Action | None = None) -> None:
+        self.space = space  # type: ignore[misc]
+        self.action = action  # type: ignore[misc]
 
-@quick_init
+
 @dataclass(frozen=True, slots=True)
 class Done:
     """Activate no more helpers this turn: `done`."""
@@ -215,7 +245,6 @@ class Done:
     verb: ClassVar[str] = "done"
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Pass:
     """Action phase: take no more dice this round: `pass`."""
@@ -223,7 +252,6 @@ class Pass:
     verb: ClassVar[str] = "pass"
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Reward:
     """Reward phase, a rewarded player's choice.
@@ -238,10 +266,13 @@ class Reward:
     action: Action | None = None
     verb: ClassVar[str] = "reward"
 
+    def __init__(self, choice: str, action: Action | None = None) -> None:
+        self.choice = choice  # type: ignore[misc]
+        self.action = action  # type: ignore[misc]
+
 
 # --- chance: what the seed gives, or a recorded log states ----------------------
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Order:
     """Setup: the first turn order: `* order chris anna bas`."""
@@ -249,8 +280,10 @@ class Order:
     players: tuple[str, ...]
     verb: ClassVar[str] = "order"
 
+    def __init__(self, players: tuple[str, ...]) -> None:
+        self.players = players  # type: ignore[misc]
 
-@quick_init
+
 @dataclass(frozen=True, slots=True)
 class Cities:
     """Setup: the cities in play (all five with 4 players, 4 with 3, 3 with 2):
@@ -259,8 +292,10 @@ class Cities:
     cities: tuple[str, ...]
     verb: ClassVar[str] = "cities"
 
+    def __init__(self, cities: tuple[str, ...]) -> None:
+        self.cities = cities  # type: ignore[misc]
 
-@quick_init
+
 @dataclass(frozen=True, slots=True)
 class Rewards:
     """Setup: the reward tiles on the reward row, left to right (5 bonus tiles, then
@@ -270,8 +305,10 @@ class Rewards:
     tiles: tuple[str, ...]
     verb: ClassVar[str] = "rewards"
 
+    def __init__(self, tiles: tuple[str, ...]) -> None:
+        self.tiles = tiles  # type: ignore[misc]
 
-@quick_init
+
 @dataclass(frozen=True, slots=True)
 class Alliances:
     """Preparation: the alliance tiles turned face up onto the empty tile fields, in
@@ -283,8 +320,10 @@ class Alliances:
     tiles: tuple[tuple[str, str, str], ...]
     verb: ClassVar[str] = "alliances"
 
+    def __init__(self, tiles: tuple[tuple[str, str, str], ...]) -> None:
+        self.tiles = tiles  # type: ignore[misc]
 
-@quick_init
+
 @dataclass(frozen=True, slots=True)
 class Roll:
     """Preparation: the action dice rolled, by colour in COLOURS order:
@@ -294,8 +333,10 @@ class Roll:
     dice: tuple[tuple[str, tuple[int, ...]], ...]
     verb: ClassVar[str] = "roll"
 
+    def __init__(self, dice: tuple[tuple[str, tuple[int, ...]], ...]) -> None:
+        self.dice = dice  # type: ignore[misc]
 
-@quick_init
+
 @dataclass(frozen=True, slots=True)
 class Tasks:
     """Preparation: the 10 task tiles laid on the task fields, in field order (yellow
@@ -304,8 +345,10 @@ class Tasks:
     tiles: tuple[str, ...]
     verb: ClassVar[str] = "tasks"
 
+    def __init__(self, tiles: tuple[str, ...]) -> None:
+        self.tiles = tiles  # type: ignore[misc]
 
-@quick_init
+
 @dataclass(frozen=True, slots=True)
 class Births:
     """The white offspring dice a player rolled: `* births anna 2 5 6`
@@ -315,8 +358,11 @@ class Births:
     values: tuple[int, ...]
     verb: ClassVar[str] = "births"
 
+    def __init__(self, player: str, values: tuple[int, ...]) -> None:
+        self.player = player  # type: ignore[misc]
+        self.values = values  # type: ignore[misc]
 
-@quick_init
+
 @dataclass(frozen=True, slots=True)
 class Draw:
     """A face-down alliance tile drawn for a player: `* draw anna este3`. Nobody sees
@@ -326,6 +372,10 @@ class Draw:
     player: str
     tile: str
     verb: ClassVar[str] = "draw"
+
+    def __init__(self, player: str, tile: str) -> None:
+        self.player = player  # type: ignore[misc]
+        self.tile = tile  # type: ignore[misc]
 
 
 PlayerCommand = Take | Activate | Done | Pass | Reward | Undo | Agree | Refuse
