@@ -18,6 +18,13 @@ once for each number of fields, and `__repr__`, `__eq__`, `__hash__`, `__setattr
 and `__delattr__` are functions over the field names that give what the generated
 ones give (tests/engine/test_frozen.py compares them). Any other class is
 `dataclasses.dataclass`'s.
+
+A frozen class may define its own `__init__` that sets each field from its parameter
+(`self.x = x  # type: ignore[misc]`) and does nothing else: mypyc compiles it into a
+native constructor, where the decorator's own `__init__` would be a Python function
+called on every value built. In Python it cannot run (the class is frozen): `dataclass`
+gives the class the quick `__init__` instead, and refuses an own one whose parameters
+and defaults are not the fields'.
 """
 
 from __future__ import annotations
