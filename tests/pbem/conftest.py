@@ -1,11 +1,14 @@
 from __future__ import annotations
 
 import logging
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from pbem.moderator import Moderator
+from pbem.store import Store
 
 from .fakes import NOW, PLAYERS, FakeMailbox, FakeSmtp, make_moderator
 
@@ -28,6 +31,22 @@ def mailbox() -> FakeMailbox:
 @pytest.fixture
 def smtp() -> FakeSmtp:
     return FakeSmtp()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database of each kind: SQLite in `tmp_path`, and PostgreSQL when the
+    test servers run (DATABASE_URL), its tables dropped first."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'test.sqlite'}"
+        return
+    pg = os.environ.get("DATABASE_URL", "")
+    if os.environ.get("PBEM_NO_SERVERS") == "1" or not pg.startswith("postgresql"):
+        pytest.skip("PostgreSQL not running (DATABASE_URL unset); run scripts/test.sh")
+    store = Store(pg)
+    store.drop_all()
+    store.dispose()
+    yield pg
 
 
 @pytest.fixture

@@ -5,15 +5,11 @@ and (when `scripts/test.sh` started it) PostgreSQL."""
 
 from __future__ import annotations
 
-import os
 import random
 import re
 from collections import Counter
-from collections.abc import Iterator
 from datetime import timedelta
-from pathlib import Path
 
-import pytest
 from sqlalchemy import event
 from sqlmodel import select
 
@@ -22,24 +18,10 @@ from engine.protocol import CHANCE
 from notation.registry import grammar_for
 from pbem.moderator import Moderator
 from pbem.runner import PassReport, process_inbox
-from pbem.store import Game, OutMail, Store, claim_due
+from pbem.store import Game, OutMail, claim_due
 
 from .fakes import NOW, PLAYERS, FakeMailbox, FakeSmtp, make_moderator
 from .helpers import run, send, state_of
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'r.sqlite'}"
-        return
-    pg = os.environ.get("DATABASE_URL", "")
-    if os.environ.get("PBEM_NO_SERVERS") == "1" or not pg.startswith("postgresql"):
-        pytest.skip("PostgreSQL not running (DATABASE_URL unset); run scripts/test.sh")
-    store = Store(pg)
-    store.drop_all()
-    store.dispose()
-    yield pg
 
 
 def kinds(statements: list[str]) -> Counter[str]:

@@ -33,19 +33,6 @@ CFG = Config(moderator_address="moderator@example.org", send_lease_seconds=60)
 LEASE = timedelta(seconds=60)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'w.sqlite'}"
-        return
-    pg = os.environ.get("DATABASE_URL", "")
-    if os.environ.get("PBEM_NO_SERVERS") == "1" or not pg.startswith("postgresql"):
-        pytest.skip("PostgreSQL not running (DATABASE_URL unset); run scripts/test.sh")
-    store = Store(pg)
-    store.drop_all()
-    store.dispose()
-    yield pg
-
 
 @pytest.fixture
 def store(url: str) -> Iterator[Store]:
