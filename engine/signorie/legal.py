@@ -469,13 +469,7 @@ def _marriage_open(state: State, females: int, florins: int) -> bool:
     r = state.rules
     if not females:
         return False
-    most = min(r.dowry_max, florins)
-    for city in state.cities:
-        values = r.cities[city.name].marriage
-        space = lowest_empty(values, city.marriage)
-        if space is not None and values[space] <= most:
-            return True
-    return False
+    return _space_within(state, True, min(r.dowry_max, florins))
 
 
 def _can_send(state: State, seat: int) -> bool:
@@ -487,12 +481,20 @@ def _can_send(state: State, seat: int) -> bool:
         for owner, at in figures:
             if owner == seat and (rank is None or r.rank(at) > rank):
                 rank = r.rank(at)
-    if rank is None:
-        return False
+    return rank is not None and _space_within(state, False, rank)
+
+
+def _space_within(state: State, marriage: bool, most: int) -> bool:
+    """Whether the lowest empty marriage space (`marriage`) or mission space of some
+    city has a value of at most `most` (a dowry the seat can pay, a figure's rank)."""
+    spaces = state.rules.cities
     for city in state.cities:
-        values = r.cities[city.name].mission
-        space = lowest_empty(values, city.mission)
-        if space is not None and values[space] <= rank:
+        if marriage:
+            values, taken = spaces[city.name].marriage, city.marriage
+        else:
+            values, taken = spaces[city.name].mission, city.mission
+        space = lowest_empty(values, taken)
+        if space is not None and values[space] <= most:
             return True
     return False
 
