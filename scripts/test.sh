@@ -9,7 +9,8 @@
 #     and notmuch, the mail indexer that judges the threads of a game (tests/golden/test_threads.py);
 #  3. runs ruff check ., mypy, then python -m pytest "$@";
 #  4. builds the engine's hot modules with mypyc into a second venv (.venv-mypyc: a regular, not
-#     editable, install from a copy of the sources, rebuilt only when a source file changed) and
+#     editable, install from a copy of the sources, as a user installs pbem, which compiles the
+#     core (setup.py), rebuilt only when a source file changed) and
 #     runs the differential tests (MYPYC_TESTS below) against that installed compiled build, from
 #     a scratch directory so that the source tree is not on the import path; PBEM_EXPECT_COMPILED=1
 #     makes tests/engine/test_compiled.py check that the compiled modules are the ones imported.
@@ -148,8 +149,9 @@ ensure_notmuch() {  # Debian's notmuch for tests/golden/test_threads.py
 
 # --- 4. the compiled build (mypyc), run after 3 -------------------------------------------------
 # The tests that compare results: the in-place fold against the event-sourced one, replays against
-# their recorded outcomes, the golden rule cases, and the game contracts.
-MYPYC_TESTS=(tests/contract tests/engine tests/logs/test_replay_same.py)
+# their recorded outcomes, the golden rule cases, and the game contracts; and the build's fallback
+# to pure Python when compiling fails (tests/install).
+MYPYC_TESTS=(tests/contract tests/engine tests/logs/test_replay_same.py tests/install)
 MYPYC_SOURCES=(pyproject.toml setup.py engine notation pbem templates)
 
 mypyc_stamp() {  # every file the compiled install is made of (not caches, not editable builds)
@@ -184,12 +186,13 @@ ensure_mypyc_venv() {  # (called where set -e does not apply: every step is chec
   fi
   ensure_compiler || return 1
   rm -f .venv-mypyc/.pbem-install-stamp
-  "$py" -m pip install -q setuptools wheel mypy || return 1  # what the build itself needs
+  # Installed as a user installs pbem (README, "The compiled core"): pip's isolated build, which
+  # fetches mypy, compiles the core, or falls back to pure Python (test_compiled.py then fails).
   # Built from a copy: mypyc's C and setuptools' build/ stay out of the source tree.
   src=$(mktemp -d /tmp/pbem-mypyc-src.XXXXXX) || return 1
   if ! { tar -cf - --exclude=__pycache__ --exclude='*.so' --exclude='*.egg-info' \
            "${MYPYC_SOURCES[@]}" | tar -xf - -C "$src"; } \
-     || ! (cd "$src" && PBEM_MYPYC=1 "$py" -m pip install -q --no-build-isolation ".[test]"); then
+     || ! (cd "$src" && env -u PBEM_MYPYC "$py" -m pip install -q ".[test]"); then
     rm -rf "$src"
     return 1
   fi
