@@ -81,15 +81,27 @@ class PbemGroup(GamesGroup):
         self.commands = LazyCommands({**COMMANDS, **self.commands})
 
 
-def _no_options() -> None:
-    """The app's own callback: it takes no options (with it, typer makes the app a
-    group of commands although none is registered with typer)."""
+def _show_version(wanted: bool) -> None:
+    if wanted:
+        from .build import describe
+
+        typer.echo(describe())
+        raise typer.Exit()
+
+
+def _options(
+    version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True,
+                                 help="Show pbem's version and build (compiled core or pure "
+                                      "Python) and exit."),
+) -> None:
+    """The app's own callback: its one option is --version (with it, typer makes the
+    app a group of commands although none is registered with typer)."""
 
 
 app = typer.Typer(
     name="pbem",
     help="Play-by-email moderator and game-log adjudicator for board games.",
-    callback=_no_options,
+    callback=_options,
     no_args_is_help=True,
     add_completion=False,
     cls=PbemGroup,  # its help lists the registered games

@@ -69,6 +69,7 @@ from engine.protocol import CHANCE  # noqa: E402
 from engine.registry import GAMES, get_game  # noqa: E402
 from engine.selfplay import play_random  # noqa: E402
 from notation import Chance, Move, Tag, iter_log  # noqa: E402
+from pbem.build import describe  # noqa: E402
 from pbem.logs import format_game_log, replay_log, result_tag  # noqa: E402
 
 
@@ -563,7 +564,7 @@ def main(argv: list[str] | None = None) -> int:
                           "max_rss_kib": maxrss, "python": sys.version.split()[0]}, indent=2))
     else:
         print(table(rows, chess, goals, blocks))
-        print(f"process max RSS: {maxrss / 1024:.0f} MiB; Python {sys.version.split()[0]}")
+        print(f"process max RSS: {maxrss / 1024:.0f} MiB; {describe()}")
     if args.profile:
         stream = sys.stderr if args.json else sys.stdout
         for name in names:
