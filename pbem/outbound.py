@@ -394,7 +394,9 @@ def build_message(cfg: Config, row: OutMail) -> Outgoing:
 
 
 class Sender(Protocol):
-    """Delivers messages; calls `done(i, error)` after each, in order."""
+    """Delivers messages; calls `done(i, error)` once for each, as it is through
+    with it (not necessarily in order: `pbem.transport.SmtpSender` sends over
+    several connections at once)."""
 
     def send_batch(self, messages: Sequence[EmailMessage],
                    done: Callable[[int, Exception | None], None]) -> None: ...
@@ -514,7 +516,7 @@ def send_due(store: Store, sender: Sender, cfg: Config, now: datetime,
     (at-least-once; the window is one batch, `limit` mails, wide; the file transport
     delivers each Message-ID once).
 
-    A sender with a `session()` (SMTP) keeps one connection for all the batches of
+    A sender with a `session()` (SMTP) keeps its connections for all the batches of
     the pass.
     """
     report = SendReport()

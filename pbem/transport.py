@@ -17,6 +17,7 @@ costs no round trip of its own.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import email
 import email.policy
@@ -481,23 +482,33 @@ class SmtpSender:
     """aiosmtplib; STARTTLS unless `smtp_tls` says otherwise, verified against
     `ca_file` (or the system CAs).
 
-    Inside `session()` one connection carries every batch (up to
+    A batch is sent over up to `connections` SMTP connections at once (`smtp_connections`:
+    one mail takes four round trips, MAIL, RCPT, DATA and the message, and aiosmtplib
+    does not pipeline them, so a worker far from its server spends most of a batch
+    waiting; several connections overlap that waiting). Each connection takes the next
+    mail of the batch as soon as it is free, so `done` is called in the order the
+    server answers, not in the batch's. A connection that fails charges the mail in
+    hand a temporary failure and stops; the others send the rest, and when none is
+    left the mails still waiting are charged the failure too.
+
+    Inside `session()` the connections carry every batch (each up to
     `MAILS_PER_CONNECTION` mails; `pbem.outbound.send_due` opens a session per pass),
     so a batch costs no TLS handshake of its own; outside, each batch has its own."""
 
     def __init__(self, cfg: Config, timeout: float = 30,
-                 per_connection: int = MAILS_PER_CONNECTION) -> None:
+                 per_connection: int = MAILS_PER_CONNECTION,
+                 connections: int | None = None) -> None:
         self.cfg = cfg
         self.timeout = timeout
         self.per_connection = per_connection
+        self.lanes = max(1, cfg.smtp_connections if connections is None else connections)
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._smtp: aiosmtplib.SMTP | None = None
-        self._carried = 0  # mails the open connection has taken
+        self._open: list[_Connection] = []
         self.connections = 0  # opened so far (for tests and benchmarks)
 
     @contextlib.contextmanager
     def session(self) -> Iterator[None]:
-        """Keep one connection open for every batch sent inside the block."""
+        """Keep the connections open for every batch sent inside the block."""
         if self._loop is not None:
             yield  # in a session already
             return
@@ -506,8 +517,9 @@ class SmtpSender:
             yield
         finally:
             try:
-                self._loop.run_until_complete(self._hang_up())
+                self._loop.run_until_complete(self._hang_up_all())
             finally:
+                self._open = []
                 self._loop.close()
                 self._loop = None
 
@@ -521,12 +533,12 @@ class SmtpSender:
             return
         self._loop.run_until_complete(self._send(messages, done))
 
-    async def _connection(self) -> aiosmtplib.SMTP:
-        """The open connection; a new one when there is none or it has carried its
+    async def _connect(self, conn: _Connection) -> aiosmtplib.SMTP:
+        """`conn`'s open connection; a new one when it has none or it has carried its
         share of mails."""
-        if self._smtp is not None and self._carried >= self.per_connection:
-            await self._hang_up()
-        if self._smtp is None:
+        if conn.smtp is not None and conn.carried >= self.per_connection:
+            await self._hang_up(conn)
+        if conn.smtp is None:
             cfg = self.cfg
             smtp = aiosmtplib.SMTP(
                 hostname=cfg.smtp_host, port=cfg.smtp_port, timeout=self.timeout,
@@ -540,11 +552,11 @@ class SmtpSender:
                 except BaseException:
                     smtp.close()
                     raise
-            self._smtp, self._carried = smtp, 0
-        return self._smtp
+            conn.smtp, conn.carried = smtp, 0
+        return conn.smtp
 
-    async def _hang_up(self) -> None:
-        smtp, self._smtp = self._smtp, None
+    async def _hang_up(self, conn: _Connection) -> None:
+        smtp, conn.smtp = conn.smtp, None
         if smtp is None:
             return
         try:
@@ -552,28 +564,51 @@ class SmtpSender:
         except (aiosmtplib.SMTPException, OSError):
             smtp.close()
 
-    async def _still_there(self) -> None:
-        """Drop the open connection if the server closed it since the last batch."""
-        if self._smtp is None:
+    async def _hang_up_all(self) -> None:
+        await asyncio.gather(*(self._hang_up(c) for c in self._open))
+
+    async def _still_there(self, conn: _Connection) -> None:
+        """Drop `conn`'s connection if it was idle a while and the server closed it
+        meanwhile (a NOOP; not between batches that follow each other at once)."""
+        if conn.smtp is None or time.monotonic() - conn.used < IDLE_CHECK_SECONDS:
             return
         try:
-            await self._smtp.noop()
+            await conn.smtp.noop()
         except (aiosmtplib.SMTPException, OSError):
-            self._smtp.close()
-            self._smtp = None
+            conn.smtp.close()
+            conn.smtp = None
 
     async def _send(self, messages: Sequence[EmailMessage],
                     done: Callable[[int, Exception | None], None]) -> None:
+        waiting = collections.deque(enumerate(messages))
+        lanes = min(self.lanes, len(messages))
+        while len(self._open) < lanes:
+            self._open.append(_Connection())
+        lost: list[TransportError] = []
+        ended = await asyncio.gather(
+            *(self._lane(conn, waiting, done, lost) for conn in self._open[:lanes]),
+            return_exceptions=True)
+        for i, _msg in waiting:  # every connection failed before these
+            done(i, lost[-1])
+        for result in ended:  # a bug in a lane: raised once every lane has finished
+            if isinstance(result, BaseException):
+                raise result
+
+    async def _lane(self, conn: _Connection, waiting: collections.deque[tuple[int, EmailMessage]],
+                    done: Callable[[int, Exception | None], None],
+                    lost: list[TransportError]) -> None:
+        """Send the batch's next waiting mail over `conn` until none is left or the
+        connection fails (its mail in hand is charged; the others go on)."""
         cfg = self.cfg
         sender = base_address(cfg.moderator_address)
-        await self._still_there()
-        for i, msg in enumerate(messages):
+        await self._still_there(conn)
+        while waiting:
+            i, msg = waiting.popleft()
             try:
-                smtp = await self._connection()
+                smtp = await self._connect(conn)
             except (aiosmtplib.SMTPException, OSError) as e:
-                err = TransportError(f"SMTP {cfg.smtp_host}:{cfg.smtp_port}: {e}")
-                for j in range(i, len(messages)):
-                    done(j, err)
+                lost.append(TransportError(f"SMTP {cfg.smtp_host}:{cfg.smtp_port}: {e}"))
+                done(i, lost[-1])
                 return
             try:
                 if isinstance(msg, Outgoing) and msg.raw:
@@ -589,10 +624,9 @@ class SmtpSender:
             except (aiosmtplib.SMTPServerDisconnected, aiosmtplib.SMTPConnectError,
                     OSError) as e:
                 smtp.close()
-                self._smtp = None
-                err = TransportError(f"SMTP connection lost: {e}")
-                for j in range(i, len(messages)):
-                    done(j, err)
+                conn.smtp = None
+                lost.append(TransportError(f"SMTP connection lost: {e}"))
+                done(i, lost[-1])
                 return
             except aiosmtplib.SMTPResponseException as e:
                 cls = PermanentFailure if 500 <= e.code < 600 else TransportError
@@ -601,8 +635,25 @@ class SmtpSender:
             except aiosmtplib.SMTPException as e:
                 done(i, TransportError(f"SMTP: {e}"))
                 continue
-            self._carried += 1
+            finally:
+                conn.used = time.monotonic()
+            conn.carried += 1
             done(i, None)
+
+
+IDLE_CHECK_SECONDS = 5.0
+"""A connection idle longer than this is checked with a NOOP before a batch (the
+server may have closed it); batches that follow each other at once are not."""
+
+
+@dataclass
+class _Connection:
+    """One of a sender's SMTP connections: open or not, the mails it carried, and
+    when it was last used (`time.monotonic`)."""
+
+    smtp: aiosmtplib.SMTP | None = None
+    carried: int = 0
+    used: float = 0.0
 
 
 def parse_raw(raw: bytes) -> EmailMessage:
