@@ -485,11 +485,14 @@ class SmtpSender:
     A batch is sent over up to `connections` SMTP connections at once (`smtp_connections`:
     one mail takes four round trips, MAIL, RCPT, DATA and the message, and aiosmtplib
     does not pipeline them, so a worker far from its server spends most of a batch
-    waiting; several connections overlap that waiting). Each connection takes the next
-    mail of the batch as soon as it is free, so `done` is called in the order the
-    server answers, not in the batch's. A connection that fails charges the mail in
-    hand a temporary failure and stops; the others send the rest, and when none is
-    left the mails still waiting are charged the failure too.
+    waiting; several connections overlap that waiting). The batch's mails to one
+    recipient go over one connection, in the batch's order (a recipient gets them
+    in the order they were queued, as over a single connection); each connection
+    takes the next recipient's mails as soon as it is free, so `done` is called in
+    the order the server answers, not in the batch's. A connection that fails
+    charges its recipient's mails not yet sent a temporary failure and stops; the
+    others send the rest, and when none is left the mails still waiting are charged
+    the failure too.
 
     Inside `session()` the connections carry every batch (each up to
     `MAILS_PER_CONNECTION` mails; `pbem.outbound.send_due` opens a session per pass),
@@ -580,65 +583,85 @@ class SmtpSender:
 
     async def _send(self, messages: Sequence[EmailMessage],
                     done: Callable[[int, Exception | None], None]) -> None:
-        waiting = collections.deque(enumerate(messages))
-        lanes = min(self.lanes, len(messages))
+        by_recipient: dict[tuple[str, ...], list[tuple[int, EmailMessage]]] = {}
+        for i, msg in enumerate(messages):
+            key = tuple(sorted(a.lower() for a in recipients(msg)))
+            by_recipient.setdefault(key, []).append((i, msg))
+        waiting = collections.deque(by_recipient.values())
+        lanes = min(self.lanes, len(waiting))
         while len(self._open) < lanes:
             self._open.append(_Connection())
         lost: list[TransportError] = []
         ended = await asyncio.gather(
             *(self._lane(conn, waiting, done, lost) for conn in self._open[:lanes]),
             return_exceptions=True)
-        for i, _msg in waiting:  # every connection failed before these
+        for i, _msg in (m for group in waiting for m in group):  # every connection failed
             done(i, lost[-1])
         for result in ended:  # a bug in a lane: raised once every lane has finished
             if isinstance(result, BaseException):
                 raise result
 
-    async def _lane(self, conn: _Connection, waiting: collections.deque[tuple[int, EmailMessage]],
+    async def _lane(self, conn: _Connection,
+                    waiting: collections.deque[list[tuple[int, EmailMessage]]],
                     done: Callable[[int, Exception | None], None],
                     lost: list[TransportError]) -> None:
-        """Send the batch's next waiting mail over `conn` until none is left or the
-        connection fails (its mail in hand is charged; the others go on)."""
-        cfg = self.cfg
-        sender = base_address(cfg.moderator_address)
+        """Send the next waiting recipient's mails over `conn` until none is left or
+        the connection fails (that recipient's mails not yet sent are charged; the
+        other connections go on)."""
         await self._still_there(conn)
         while waiting:
-            i, msg = waiting.popleft()
-            try:
-                smtp = await self._connect(conn)
-            except (aiosmtplib.SMTPException, OSError) as e:
-                lost.append(TransportError(f"SMTP {cfg.smtp_host}:{cfg.smtp_port}: {e}"))
-                done(i, lost[-1])
-                return
-            try:
-                if isinstance(msg, Outgoing) and msg.raw:
-                    await smtp.sendmail(sender, recipients(msg), msg.raw)
-                else:
-                    await smtp.send_message(msg, sender=sender)
-            except aiosmtplib.SMTPRecipientsRefused as e:
-                codes = [r.code for r in e.recipients]
-                cls = PermanentFailure if codes and all(500 <= c < 600 for c in codes) \
-                    else TransportError
-                done(i, cls(f"recipient refused: {e}"))
-                continue
-            except (aiosmtplib.SMTPServerDisconnected, aiosmtplib.SMTPConnectError,
-                    OSError) as e:
-                smtp.close()
-                conn.smtp = None
-                lost.append(TransportError(f"SMTP connection lost: {e}"))
-                done(i, lost[-1])
-                return
-            except aiosmtplib.SMTPResponseException as e:
-                cls = PermanentFailure if 500 <= e.code < 600 else TransportError
-                done(i, cls(f"SMTP {e.code}: {e.message}"))
-                continue
-            except aiosmtplib.SMTPException as e:
-                done(i, TransportError(f"SMTP: {e}"))
-                continue
-            finally:
-                conn.used = time.monotonic()
-            conn.carried += 1
-            done(i, None)
+            group = waiting.popleft()
+            for k, (i, msg) in enumerate(group):
+                error = await self._send_one(conn, msg)
+                if isinstance(error, _Lost):
+                    lost.append(error.error)
+                    for j, _msg in group[k:]:
+                        done(j, error.error)
+                    return
+                if error is None:
+                    conn.carried += 1
+                done(i, error)
+
+    async def _send_one(self, conn: _Connection, msg: EmailMessage
+                        ) -> TransportError | _Lost | None:
+        """Send `msg` over `conn`: None, the mail's own failure, or `_Lost` when the
+        connection could not be opened or was lost."""
+        cfg = self.cfg
+        try:
+            smtp = await self._connect(conn)
+        except (aiosmtplib.SMTPException, OSError) as e:
+            return _Lost(TransportError(f"SMTP {cfg.smtp_host}:{cfg.smtp_port}: {e}"))
+        try:
+            if isinstance(msg, Outgoing) and msg.raw:
+                await smtp.sendmail(base_address(cfg.moderator_address), recipients(msg),
+                                    msg.raw)
+            else:
+                await smtp.send_message(msg, sender=base_address(cfg.moderator_address))
+        except aiosmtplib.SMTPRecipientsRefused as e:
+            codes = [r.code for r in e.recipients]
+            cls = PermanentFailure if codes and all(500 <= c < 600 for c in codes) \
+                else TransportError
+            return cls(f"recipient refused: {e}")
+        except (aiosmtplib.SMTPServerDisconnected, aiosmtplib.SMTPConnectError,
+                OSError) as e:
+            smtp.close()
+            conn.smtp = None
+            return _Lost(TransportError(f"SMTP connection lost: {e}"))
+        except aiosmtplib.SMTPResponseException as e:
+            cls = PermanentFailure if 500 <= e.code < 600 else TransportError
+            return cls(f"SMTP {e.code}: {e.message}")
+        except aiosmtplib.SMTPException as e:
+            return TransportError(f"SMTP: {e}")
+        finally:
+            conn.used = time.monotonic()
+        return None
+
+
+@dataclass(frozen=True)
+class _Lost:
+    """A connection that could not be opened or was lost while sending."""
+
+    error: TransportError
 
 
 IDLE_CHECK_SECONDS = 5.0
