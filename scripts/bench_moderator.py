@@ -628,7 +628,9 @@ def workers_rounds(args: argparse.Namespace, cfg: Config, specs: list[PlayerSpec
         for ms, away in aways.items():
             for n in counts:
                 for code, tree in trees.items():
-                    res = (drain_run(cfg, specs, n, args.backlog, f"r{r}", away, tree)
+                    logs = (Path(args.worker_logs) / f"{code}-{ms:g}ms-{n}w-r{r + 1}"
+                            if args.worker_logs else None)
+                    res = (drain_run(cfg, specs, n, args.backlog, f"r{r}", away, tree, logs)
                            if args.backlog else
                            one_run(cfg, specs, n, args.games, args.moves, f"r{r}", tmp, away,
                                    tree))
@@ -798,7 +800,8 @@ def _machine_busy() -> tuple[float, float]:
 
 
 def drain_run(cfg: Config, specs: list[PlayerSpec], n_workers: int, n_games: int,
-              seed: str, away: Away, tree: Path | None = None) -> dict[str, float]:
+              seed: str, away: Away, tree: Path | None = None,
+              logs: Path | None = None) -> dict[str, float]:
     """`n_games` first moves wait at once in a staging folder; `n_workers` serve
     processes are started and ready; the mails are moved into the inbox in one IMAP
     MOVE and the clock runs until every move is applied and every status mail it
@@ -824,9 +827,13 @@ def drain_run(cfg: Config, specs: list[PlayerSpec], n_workers: int, n_games: int
         box.folder.create("staging")
     box.move(box.uids("ALL"), "staging")
     env = worker_env(away.worker_cfg(cfg), tree)
+    if logs is not None:
+        logs.mkdir(parents=True, exist_ok=True)
     procs = [subprocess.Popen([sys.executable, "-c", "from pbem.cli import app; app()", "serve"],
-                              env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                              text=True, cwd=tree) for _ in range(n_workers)]
+                              env=env, stdout=subprocess.PIPE, text=True, cwd=tree,
+                              stderr=(logs / f"worker-{k + 1}.log").open("w")
+                              if logs is not None else subprocess.DEVNULL)
+             for k in range(n_workers)]
     try:
         for p in procs:
             assert p.stdout is not None and p.stdout.readline().startswith("serving")
@@ -836,7 +843,7 @@ def drain_run(cfg: Config, specs: list[PlayerSpec], n_workers: int, n_games: int
         busy0, total0 = _machine_busy()
         groups0 = cpu_by_group([p.pid for p in procs], away.relay_pid)
         trips0 = away.round_trips(cfg)
-        t0 = time.perf_counter()
+        t0, start = time.perf_counter(), time.time()
         box.folder.set("staging")
         box.move(box.uids("ALL"), "INBOX")
         while True:
@@ -848,6 +855,8 @@ def drain_run(cfg: Config, specs: list[PlayerSpec], n_workers: int, n_games: int
                 break
             time.sleep(0.02)
         took = time.perf_counter() - t0
+        if logs is not None:
+            (logs / "clock").write_text(f"{start} {start + took}\n")
         cpu = sum(_cpu_seconds(p.pid) for p in procs) - cpu0
         busy1, total1 = _machine_busy()
         groups1 = cpu_by_group([p.pid for p in procs], away.relay_pid)
@@ -978,6 +987,9 @@ def main() -> None:
                     help="with --workers: a checkout of the code before (e.g. a git "
                          "worktree); every run is made with its workers too, interleaved, "
                          "and its curve printed beside this one's")
+    ap.add_argument("--worker-logs", default="",
+                    help="with --backlog: keep each run's worker logs (and its start and "
+                         "end time, in `clock`) in a folder of this folder")
     ap.add_argument("--deadlines", type=int, default=0,
                     help="time an idle deadline pass over this many games")
     args = ap.parse_args()
