@@ -136,7 +136,7 @@ def test_a_server_that_cannot_be_reached_leaves_every_mail_due(
     store = fresh_store(cfg.sqlalchemy_url())
     new_game(mailstack, store, cfg, "g1")
     closed = dataclasses.replace(cfg, smtp_port=1)
-    report = send_due(store, SmtpSender(closed, connections=3), closed, utcnow())
+    report = send_due(store, SmtpSender(closed, connections=3), closed, utcnow(), share=0)
     assert (report.sent, report.retry, report.failed) == (0, 8, 0)
     with store.read() as s:
         rows = list(s.exec(select(OutMail)))
