@@ -46,6 +46,7 @@ class Config:
     smtp_user: str = ""
     smtp_password: str = ""
     smtp_tls: str = "starttls"  # starttls | ssl | none
+    smtp_connections: int = 3  # SMTP connections a worker sends a batch over at once
     ca_file: str = ""  # extra CA bundle for both servers ("" = system CAs)
     # Behaviour
     poll_seconds: float = 30.0  # `serve` without IDLE, and the deadline check interval

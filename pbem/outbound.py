@@ -394,7 +394,9 @@ def build_message(cfg: Config, row: OutMail) -> Outgoing:
 
 
 class Sender(Protocol):
-    """Delivers messages; calls `done(i, error)` after each, in order."""
+    """Delivers messages; calls `done(i, error)` once for each, as it is through
+    with it (not necessarily in order: `pbem.transport.SmtpSender` sends over
+    several connections at once)."""
 
     def send_batch(self, messages: Sequence[EmailMessage],
                    done: Callable[[int, Exception | None], None]) -> None: ...
@@ -491,8 +493,13 @@ def _marker(marks: Marks, rows: Sequence[OutMail]) -> Callable[[int, Exception |
     return done
 
 
+SHARE_FLOOR = 6
+"""The smallest batch `send_due` splits the due mails into (`store.claim_due`'s
+`share`): a move's status mails, up to five players, are one batch."""
+
+
 def send_due(store: Store, sender: Sender, cfg: Config, now: datetime,
-             limit: int = 20, worker: str = "") -> SendReport:
+             limit: int = 20, worker: str = "", share: int = SHARE_FLOOR) -> SendReport:
     """Send every outbox mail that is due, a claimed batch at a time; mark the batch's
     rows in one transaction once the sender is through it. A temporary failure leaves
     the mail pending with a later `next_attempt`, until `cfg.send_attempts` attempts
@@ -504,7 +511,10 @@ def send_due(store: Store, sender: Sender, cfg: Config, now: datetime,
 
     Each batch is claimed first (`store.claim_due`: a lease of `cfg.send_lease_seconds`
     committed before sending), so several workers never send the same row; a row
-    is marked only while its lease is still this batch's. An exception out of the
+    is marked only while its lease is still this batch's. A claim takes at most
+    half of the mails due (at least `share`, at most `limit`; `share` 0: `limit`),
+    so the end of a backlog is split among the workers sending it, not left to the
+    one that claimed a whole batch of it. An exception out of the
     sender marks what it reported and frees the batch's other rows at once; a killed
     worker's rows wait for their lease to expire and are then sent by another worker
     or the next pass.
@@ -514,7 +524,7 @@ def send_due(store: Store, sender: Sender, cfg: Config, now: datetime,
     (at-least-once; the window is one batch, `limit` mails, wide; the file transport
     delivers each Message-ID once).
 
-    A sender with a `session()` (SMTP) keeps one connection for all the batches of
+    A sender with a `session()` (SMTP) keeps its connections for all the batches of
     the pass.
     """
     report = SendReport()
@@ -523,7 +533,7 @@ def send_due(store: Store, sender: Sender, cfg: Config, now: datetime,
     with _session(sender):
         while True:
             claim = f"{worker or worker_name()}/{uuid.uuid4().hex[:12]}"
-            rows = claim_due(store, now, limit, claim, lease)
+            rows = claim_due(store, now, limit, claim, lease, share)
             if not rows:
                 return report
             log.info("claim %s: sending outbox %s", claim, ",".join(str(r.id) for r in rows))
@@ -549,8 +559,8 @@ def send_due(store: Store, sender: Sender, cfg: Config, now: datetime,
             if crashed:
                 release_claim(store, claim)
                 continue  # the mails after the crash are still due
-            if report.retry > retries or len(rows) < limit:
-                return report
+            if report.retry > retries or len(rows) < min(limit, share or limit):
+                return report  # (a claim takes `share` rows while as many are due)
 
 
 def _session(sender: Sender) -> contextlib.AbstractContextManager[object]:

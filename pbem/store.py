@@ -549,7 +549,7 @@ def _due(now: datetime, *what: Any) -> Any:
 
 
 def claim_due(store: Store, now: datetime, limit: int, claim: str,
-              lease: timedelta) -> list[OutMail]:
+              lease: timedelta, share: int = 0) -> list[OutMail]:
     """Claim up to `limit` due outbox rows for one batch and commit the claim.
 
     The rows are chosen with `FOR UPDATE SKIP LOCKED` (on SQLite the transaction's
@@ -558,9 +558,19 @@ def claim_due(store: Store, now: datetime, limit: int, claim: str,
     from the others after the commit, until it expires (a killed worker's rows are
     taken over then). On PostgreSQL the claim is one statement, committed on its own
     (an UPDATE of the rows its subquery locks, returning them).
+
+    `share` > 0: take at most half of the rows due (rounded up), and never fewer than
+    `share`, so that the last rows of a backlog are split among the workers sending
+    them instead of going to one in a batch of `limit` (the count is part of the
+    same statement).
     """
+    size: Any = limit
+    if share > 0:
+        due = _due(now, func.count()).order_by(None).scalar_subquery()
+        size = func.least(limit, func.greatest(share, (due + 1) // 2)) if not store.is_sqlite \
+            else func.min(limit, func.max(share, (due + 1) // 2))
     if not store.is_sqlite:
-        chosen = _due(now, OutMail.id).limit(limit).with_for_update(skip_locked=True)
+        chosen = _due(now, OutMail.id).limit(size).with_for_update(skip_locked=True)
         with store.read() as s:  # no transaction around the one statement
             rows = list(s.execute(
                 update(OutMail).where(col(OutMail.id).in_(chosen))
@@ -568,7 +578,7 @@ def claim_due(store: Store, now: datetime, limit: int, claim: str,
                 execution_options={"synchronize_session": False}).scalars())
         return sorted(rows, key=lambda row: row.id or 0)
     with store.transaction() as s:
-        rows = list(s.exec(_due(now).limit(limit).with_for_update(skip_locked=True)))
+        rows = list(s.exec(_due(now).limit(size).with_for_update(skip_locked=True)))
         for row in rows:
             row.claimed_by, row.claimed_until = claim, now + lease
             s.add(row)

@@ -17,6 +17,7 @@ costs no round trip of its own.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import email
 import email.policy
@@ -481,23 +482,36 @@ class SmtpSender:
     """aiosmtplib; STARTTLS unless `smtp_tls` says otherwise, verified against
     `ca_file` (or the system CAs).
 
-    Inside `session()` one connection carries every batch (up to
+    A batch is sent over up to `connections` SMTP connections at once (`smtp_connections`:
+    one mail takes four round trips, MAIL, RCPT, DATA and the message, and aiosmtplib
+    does not pipeline them, so a worker far from its server spends most of a batch
+    waiting; several connections overlap that waiting). The batch's mails to one
+    recipient go over one connection, in the batch's order (a recipient gets them
+    in the order they were queued, as over a single connection); each connection
+    takes the next recipient's mails as soon as it is free, so `done` is called in
+    the order the server answers, not in the batch's. A connection that fails
+    charges its recipient's mails not yet sent a temporary failure and stops; the
+    others send the rest, and when none is left the mails still waiting are charged
+    the failure too.
+
+    Inside `session()` the connections carry every batch (each up to
     `MAILS_PER_CONNECTION` mails; `pbem.outbound.send_due` opens a session per pass),
     so a batch costs no TLS handshake of its own; outside, each batch has its own."""
 
     def __init__(self, cfg: Config, timeout: float = 30,
-                 per_connection: int = MAILS_PER_CONNECTION) -> None:
+                 per_connection: int = MAILS_PER_CONNECTION,
+                 connections: int | None = None) -> None:
         self.cfg = cfg
         self.timeout = timeout
         self.per_connection = per_connection
+        self.lanes = max(1, cfg.smtp_connections if connections is None else connections)
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._smtp: aiosmtplib.SMTP | None = None
-        self._carried = 0  # mails the open connection has taken
+        self._open: list[_Connection] = []
         self.connections = 0  # opened so far (for tests and benchmarks)
 
     @contextlib.contextmanager
     def session(self) -> Iterator[None]:
-        """Keep one connection open for every batch sent inside the block."""
+        """Keep the connections open for every batch sent inside the block."""
         if self._loop is not None:
             yield  # in a session already
             return
@@ -506,8 +520,9 @@ class SmtpSender:
             yield
         finally:
             try:
-                self._loop.run_until_complete(self._hang_up())
+                self._loop.run_until_complete(self._hang_up_all())
             finally:
+                self._open = []
                 self._loop.close()
                 self._loop = None
 
@@ -521,12 +536,12 @@ class SmtpSender:
             return
         self._loop.run_until_complete(self._send(messages, done))
 
-    async def _connection(self) -> aiosmtplib.SMTP:
-        """The open connection; a new one when there is none or it has carried its
+    async def _connect(self, conn: _Connection) -> aiosmtplib.SMTP:
+        """`conn`'s open connection; a new one when it has none or it has carried its
         share of mails."""
-        if self._smtp is not None and self._carried >= self.per_connection:
-            await self._hang_up()
-        if self._smtp is None:
+        if conn.smtp is not None and conn.carried >= self.per_connection:
+            await self._hang_up(conn)
+        if conn.smtp is None:
             cfg = self.cfg
             smtp = aiosmtplib.SMTP(
                 hostname=cfg.smtp_host, port=cfg.smtp_port, timeout=self.timeout,
@@ -540,11 +555,11 @@ class SmtpSender:
                 except BaseException:
                     smtp.close()
                     raise
-            self._smtp, self._carried = smtp, 0
-        return self._smtp
+            conn.smtp, conn.carried = smtp, 0
+        return conn.smtp
 
-    async def _hang_up(self) -> None:
-        smtp, self._smtp = self._smtp, None
+    async def _hang_up(self, conn: _Connection) -> None:
+        smtp, conn.smtp = conn.smtp, None
         if smtp is None:
             return
         try:
@@ -552,57 +567,116 @@ class SmtpSender:
         except (aiosmtplib.SMTPException, OSError):
             smtp.close()
 
-    async def _still_there(self) -> None:
-        """Drop the open connection if the server closed it since the last batch."""
-        if self._smtp is None:
+    async def _hang_up_all(self) -> None:
+        await asyncio.gather(*(self._hang_up(c) for c in self._open))
+
+    async def _still_there(self, conn: _Connection) -> None:
+        """Drop `conn`'s connection if it was idle a while and the server closed it
+        meanwhile (a NOOP; not between batches that follow each other at once)."""
+        if conn.smtp is None or time.monotonic() - conn.used < IDLE_CHECK_SECONDS:
             return
         try:
-            await self._smtp.noop()
+            await conn.smtp.noop()
         except (aiosmtplib.SMTPException, OSError):
-            self._smtp.close()
-            self._smtp = None
+            conn.smtp.close()
+            conn.smtp = None
 
     async def _send(self, messages: Sequence[EmailMessage],
                     done: Callable[[int, Exception | None], None]) -> None:
-        cfg = self.cfg
-        sender = base_address(cfg.moderator_address)
-        await self._still_there()
+        by_recipient: dict[tuple[str, ...], list[tuple[int, EmailMessage]]] = {}
         for i, msg in enumerate(messages):
-            try:
-                smtp = await self._connection()
-            except (aiosmtplib.SMTPException, OSError) as e:
-                err = TransportError(f"SMTP {cfg.smtp_host}:{cfg.smtp_port}: {e}")
-                for j in range(i, len(messages)):
-                    done(j, err)
-                return
-            try:
-                if isinstance(msg, Outgoing) and msg.raw:
-                    await smtp.sendmail(sender, recipients(msg), msg.raw)
-                else:
-                    await smtp.send_message(msg, sender=sender)
-            except aiosmtplib.SMTPRecipientsRefused as e:
-                codes = [r.code for r in e.recipients]
-                cls = PermanentFailure if codes and all(500 <= c < 600 for c in codes) \
-                    else TransportError
-                done(i, cls(f"recipient refused: {e}"))
-                continue
-            except (aiosmtplib.SMTPServerDisconnected, aiosmtplib.SMTPConnectError,
-                    OSError) as e:
-                smtp.close()
-                self._smtp = None
-                err = TransportError(f"SMTP connection lost: {e}")
-                for j in range(i, len(messages)):
-                    done(j, err)
-                return
-            except aiosmtplib.SMTPResponseException as e:
-                cls = PermanentFailure if 500 <= e.code < 600 else TransportError
-                done(i, cls(f"SMTP {e.code}: {e.message}"))
-                continue
-            except aiosmtplib.SMTPException as e:
-                done(i, TransportError(f"SMTP: {e}"))
-                continue
-            self._carried += 1
-            done(i, None)
+            key = tuple(sorted(a.lower() for a in recipients(msg)))
+            by_recipient.setdefault(key, []).append((i, msg))
+        waiting = collections.deque(by_recipient.values())
+        lanes = min(self.lanes, len(waiting))
+        while len(self._open) < lanes:
+            self._open.append(_Connection())
+        lost: list[TransportError] = []
+        ended = await asyncio.gather(
+            *(self._lane(conn, waiting, done, lost) for conn in self._open[:lanes]),
+            return_exceptions=True)
+        for i, _msg in (m for group in waiting for m in group):  # every connection failed
+            done(i, lost[-1])
+        for result in ended:  # a bug in a lane: raised once every lane has finished
+            if isinstance(result, BaseException):
+                raise result
+
+    async def _lane(self, conn: _Connection,
+                    waiting: collections.deque[list[tuple[int, EmailMessage]]],
+                    done: Callable[[int, Exception | None], None],
+                    lost: list[TransportError]) -> None:
+        """Send the next waiting recipient's mails over `conn` until none is left or
+        the connection fails (that recipient's mails not yet sent are charged; the
+        other connections go on)."""
+        await self._still_there(conn)
+        while waiting:
+            group = waiting.popleft()
+            for k, (i, msg) in enumerate(group):
+                error = await self._send_one(conn, msg)
+                if isinstance(error, _Lost):
+                    lost.append(error.error)
+                    for j, _msg in group[k:]:
+                        done(j, error.error)
+                    return
+                if error is None:
+                    conn.carried += 1
+                done(i, error)
+
+    async def _send_one(self, conn: _Connection, msg: EmailMessage
+                        ) -> TransportError | _Lost | None:
+        """Send `msg` over `conn`: None, the mail's own failure, or `_Lost` when the
+        connection could not be opened or was lost."""
+        cfg = self.cfg
+        try:
+            smtp = await self._connect(conn)
+        except (aiosmtplib.SMTPException, OSError) as e:
+            return _Lost(TransportError(f"SMTP {cfg.smtp_host}:{cfg.smtp_port}: {e}"))
+        try:
+            if isinstance(msg, Outgoing) and msg.raw:
+                await smtp.sendmail(base_address(cfg.moderator_address), recipients(msg),
+                                    msg.raw)
+            else:
+                await smtp.send_message(msg, sender=base_address(cfg.moderator_address))
+        except aiosmtplib.SMTPRecipientsRefused as e:
+            codes = [r.code for r in e.recipients]
+            cls = PermanentFailure if codes and all(500 <= c < 600 for c in codes) \
+                else TransportError
+            return cls(f"recipient refused: {e}")
+        except (aiosmtplib.SMTPServerDisconnected, aiosmtplib.SMTPConnectError,
+                OSError) as e:
+            smtp.close()
+            conn.smtp = None
+            return _Lost(TransportError(f"SMTP connection lost: {e}"))
+        except aiosmtplib.SMTPResponseException as e:
+            cls = PermanentFailure if 500 <= e.code < 600 else TransportError
+            return cls(f"SMTP {e.code}: {e.message}")
+        except aiosmtplib.SMTPException as e:
+            return TransportError(f"SMTP: {e}")
+        finally:
+            conn.used = time.monotonic()
+        return None
+
+
+@dataclass(frozen=True)
+class _Lost:
+    """A connection that could not be opened or was lost while sending."""
+
+    error: TransportError
+
+
+IDLE_CHECK_SECONDS = 5.0
+"""A connection idle longer than this is checked with a NOOP before a batch (the
+server may have closed it); batches that follow each other at once are not."""
+
+
+@dataclass
+class _Connection:
+    """One of a sender's SMTP connections: open or not, the mails it carried, and
+    when it was last used (`time.monotonic`)."""
+
+    smtp: aiosmtplib.SMTP | None = None
+    carried: int = 0
+    used: float = 0.0
 
 
 def parse_raw(raw: bytes) -> EmailMessage:

@@ -1,9 +1,10 @@
 """Mail in batches on the real servers: Dovecot hands out many mails in one FETCH and
 moves them in one MOVE, also when another worker moved some of them first; Postfix
-takes a whole outbox pass over one SMTP connection."""
+takes a whole outbox pass over one SMTP connection, or over several at once."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections import Counter
 from email.message import EmailMessage
@@ -11,9 +12,10 @@ from pathlib import Path
 
 import pytest
 from imap_tools import MailBoxStartTls
+from sqlmodel import select
 
 from pbem.outbound import send_due
-from pbem.store import utcnow
+from pbem.store import OutMail, utcnow
 from pbem.transport import ImapInbox, SmtpSender
 
 from .conftest import MailStack
@@ -82,12 +84,12 @@ def test_one_smtp_connection_carries_all_batches_of_a_pass(
     store = fresh_store(cfg.sqlalchemy_url())
     new_game(mailstack, store, cfg, "g1")
     new_game(mailstack, store, cfg, "g2")
-    sender = SmtpSender(cfg)
+    sender = SmtpSender(cfg, connections=1)
     report = send_due(store, sender, cfg, utcnow(), limit=5)  # 2 x 8 mails: 4 batches
     assert (report.sent, report.retry, report.failed) == (16, 0, 0)
     assert sender.connections == 1
     new_game(mailstack, store, cfg, "g3")
-    few = SmtpSender(cfg, per_connection=3)
+    few = SmtpSender(cfg, per_connection=3, connections=1)
     assert send_due(store, few, cfg, utcnow(), limit=5).sent == 8
     assert few.connections == 3  # a new connection after every 3 mails
     end = time.monotonic() + 30
@@ -97,6 +99,48 @@ def test_one_smtp_connection_carries_all_batches_of_a_pass(
             post.receive(a.address)
         time.sleep(0.05)
     assert set(post.received.values()) == {1}
+    store.dispose()
+
+
+def test_a_batch_is_sent_over_several_connections_at_once(
+        mailstack: MailStack, post: ImapPost, tmp_path: Path) -> None:
+    """With `smtp_connections` 3 the mails of a batch go out over three connections,
+    each taking the next mail when it is free; every mail arrives once, and the
+    connections carry the pass's later batches too."""
+    cfg = moderator_config(mailstack, f"sqlite:///{tmp_path / 'db.sqlite'}")
+    store = fresh_store(cfg.sqlalchemy_url())
+    new_game(mailstack, store, cfg, "g1")
+    new_game(mailstack, store, cfg, "g2")
+    sender = SmtpSender(cfg, connections=3)
+    order: list[int] = []
+    sender.send_batch([], lambda i, e: order.append(i))
+    assert sender.connections == 0
+    report = send_due(store, sender, cfg, utcnow(), limit=5)  # 2 x 8 mails: 4 batches
+    assert (report.sent, report.retry, report.failed) == (16, 0, 0)
+    assert sender.connections == 3
+    end = time.monotonic() + 30
+    while sum(post.received.values()) < 16:
+        assert time.monotonic() < end, post.received
+        for a in mailstack.players[:4]:
+            post.receive(a.address)
+        time.sleep(0.05)
+    assert set(post.received.values()) == {1}
+    store.dispose()
+
+
+def test_a_server_that_cannot_be_reached_leaves_every_mail_due(
+        mailstack: MailStack, tmp_path: Path) -> None:
+    """Every connection fails: the mails each had in hand and those still waiting
+    are all charged a temporary failure, once each, and stay pending."""
+    cfg = moderator_config(mailstack, f"sqlite:///{tmp_path / 'db.sqlite'}")
+    store = fresh_store(cfg.sqlalchemy_url())
+    new_game(mailstack, store, cfg, "g1")
+    closed = dataclasses.replace(cfg, smtp_port=1)
+    report = send_due(store, SmtpSender(closed, connections=3), closed, utcnow(), share=0)
+    assert (report.sent, report.retry, report.failed) == (0, 8, 0)
+    with store.read() as s:
+        rows = list(s.exec(select(OutMail)))
+    assert {(r.status, r.attempts, r.claimed_by) for r in rows} == {("pending", 1, "")}
     store.dispose()
 
 

@@ -92,16 +92,22 @@ def test_the_transports_send_the_bytes_built_once(tmp_path: Path) -> None:
 class Taker:
     def __init__(self) -> None:
         self.sent: list[str] = []
+        self.batches: list[int] = []
 
     def send_batch(self, messages: Sequence[EmailMessage],
                    done: Callable[[int, Exception | None], None]) -> None:
+        self.batches.append(len(messages))
         for i, m in enumerate(messages):
             self.sent.append(str(m["Message-ID"]))
             done(i, None)
 
 
-@pytest.mark.parametrize("n", [20, 45])
-def test_a_batch_is_marked_sent_in_one_transaction(n: int) -> None:
+@pytest.mark.parametrize(("n", "share", "batches"), [
+    (20, 6, [10, 6, 4]), (45, 6, [20, 13, 6, 6]), (20, 0, [20]), (45, 0, [20, 20, 5])])
+def test_a_batch_is_marked_sent_in_one_transaction(n: int, share: int,
+                                                   batches: list[int]) -> None:
+    """Each claim takes half of what is due (at least `share`, at most 20; `share` 0:
+    20), and its batch is marked in one transaction."""
     store = Store("sqlite://")
     store.create_all()
     with store.transaction() as s:
@@ -111,11 +117,12 @@ def test_a_batch_is_marked_sent_in_one_transaction(n: int) -> None:
     commits: list[int] = []
     event.listen(store.engine, "commit", lambda conn: commits.append(1))
     taker = Taker()
-    report = send_due(store, taker, CFG, NOW, limit=20)
+    report = send_due(store, taker, CFG, NOW, limit=20, share=share)
     assert report.sent == n and len(set(taker.sent)) == n
-    batches = -(-n // 20)
-    # per batch: its claim and its marks; then one claim that finds nothing
-    assert len(commits) == 2 * batches + (1 if n % 20 == 0 else 0)
+    assert taker.batches == batches
+    # per batch: its claim and its marks; then, when the last claim took as many as
+    # the smallest claim may, one that finds nothing
+    assert len(commits) == 2 * len(batches) + (batches[-1] >= min(20, share or 20))
     with store.read() as s:
         rows = list(s.exec(select(OutMail)))
     assert all(r.status == "sent" and r.attempts == 1 and r.claimed_until is None

@@ -89,6 +89,21 @@ def test_claims_are_disjoint_and_cover_every_due_row(store: Store) -> None:
     assert owners == {"a": 10, "b": 10, "c": 10}
 
 
+def test_claims_that_share_split_the_end_of_a_backlog(store: Store) -> None:
+    """With `share`, a claim takes half of what is due (at least `share`): of the last
+    30 rows, one worker's batch of 20 would leave the next worker 10 and the others
+    nothing; shared, four workers get 15, 8, 6 and 1."""
+    queue_mails(store, 30)
+    got = [claim_due(store, NOW, 20, w, LEASE, share=6) for w in "abcde"]
+    assert [len(rows) for rows in got] == [15, 8, 6, 1, 0]
+    assert len({r.id for rows in got for r in rows}) == 30
+
+
+def test_claims_without_share_take_whole_batches(store: Store) -> None:
+    queue_mails(store, 30)
+    assert [len(claim_due(store, NOW, 20, w, LEASE)) for w in "abc"] == [20, 10, 0]
+
+
 def test_concurrent_claims_never_hand_a_row_to_two_workers(store: Store, url: str) -> None:
     queue_mails(store, 150)
     got: list[list[int]] = [[] for _ in range(4)]
