@@ -50,6 +50,7 @@ COMPILED = [
     "notation/signorie/words.py",
     "notation/signorie/fast.py",
     "notation/log.py",
+    "pbem/replay.py",
 ]
 
 
