@@ -46,6 +46,7 @@ COMPILED = [
     "engine/signorie/ruleset.py",
     "engine/signorie/commands.py",
     "engine/signorie/scoring.py",
+    "engine/signorie/setup.py",
     "engine/match.py",
     "notation/signorie/words.py",
     "notation/signorie/fast.py",
