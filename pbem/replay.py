@@ -668,13 +668,13 @@ def _read_ahead(entries: Iterator[LogEntry | RawMove],
     read: list[LogEntry | RawMove] = []
     try:
         if last >= MAX_LINES:  # the reader yields no line after it: read them all
-            read.extend(entries)  # (what is read before an error stays in `read`)
+            for entry in entries:  # (not `read.extend`: compiled, it keeps nothing of
+                read.append(entry)  # an iterator that raises; what is read must stay)
         else:
-            append = read.append
             for entry in entries:
                 if _line_of(entry) > last and type(entry) is not Tag:
                     break
-                append(entry)
+                read.append(entry)
     except Exception as e:  # raised again by the caller, where the reading got to
         return read, e
     return read, None
