@@ -36,6 +36,8 @@ COMPILED = [
     "engine/princes/actions.py",
     "engine/princes/checks.py",
     "engine/princes/queries.py",
+    "engine/princes/scoring.py",
+    "engine/decks.py",
     "engine/signorie/state.py",
     "engine/signorie/events.py",
     "engine/signorie/evolve.py",
@@ -50,6 +52,8 @@ COMPILED = [
     "engine/match.py",
     "notation/signorie/words.py",
     "notation/signorie/fast.py",
+    "notation/princes/words.py",
+    "notation/princes/commands.py",
     "notation/log.py",
     "pbem/replay.py",
 ]
