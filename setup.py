@@ -46,6 +46,8 @@ COMPILED = [
     "engine/princes/actions.py",
     "engine/princes/checks.py",
     "engine/princes/queries.py",
+    "engine/princes/scoring.py",
+    "engine/decks.py",
     "engine/signorie/state.py",
     "engine/signorie/events.py",
     "engine/signorie/evolve.py",
@@ -56,10 +58,14 @@ COMPILED = [
     "engine/signorie/ruleset.py",
     "engine/signorie/commands.py",
     "engine/signorie/scoring.py",
+    "engine/signorie/setup.py",
     "engine/match.py",
     "notation/signorie/words.py",
     "notation/signorie/fast.py",
+    "notation/princes/words.py",
+    "notation/princes/commands.py",
     "notation/log.py",
+    "pbem/replay.py",
 ]
 
 BUILDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "install", "develop"}

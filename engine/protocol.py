@@ -20,14 +20,14 @@ never an event field, so it never enters the hash chain.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol, TypeVar, runtime_checkable
 
 if TYPE_CHECKING:
     import random
 
 from .frozen import dataclass, quick_init
 
-CHANCE = -1
+CHANCE: Final = -1
 """The pseudo-seat that deals, draws and rolls (OpenSpiel's chance player)."""
 
 

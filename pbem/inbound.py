@@ -305,8 +305,10 @@ def parse_mail(raw: bytes, *, max_body: int = 64 * 1024, truncated: bool = False
     """Read a raw mail. Never raises for bad input: problems end up in `problem`, and
     every header value is cleaned (`pbem.headers`), so it can be stored and quoted."""
     msg, problem = _read(raw)
-    refs = _guarded(lambda: clean_msgids(" ".join(
+    refs: list[str] = _guarded(lambda: clean_msgids(" ".join(
         str(msg.get(h, "") or "") for h in ("References", "In-Reply-To"))), [])
+    replied: list[str] = _guarded(
+        lambda: clean_msgids(str(msg.get("In-Reply-To", "") or "")), [])
     parsed = ParsedMail(
         message_id=_guarded(lambda: message_key(msg, raw), message_key(Message(), raw)),
         sender=_guarded(lambda: sender_address(msg), ""),
@@ -318,8 +320,7 @@ def parse_mail(raw: bytes, *, max_body: int = 64 * 1024, truncated: bool = False
         auth_results=_guarded(lambda: [str(v) for v in
                                        msg.get_all("Authentication-Results") or []][:50], []),
         date=_guarded(lambda: clean_text(str(msg.get("Date", "") or ""), 200), ""),
-        in_reply_to=(_guarded(lambda: clean_msgids(str(msg.get("In-Reply-To", "") or "")),
-                              []) or [""])[0])
+        in_reply_to=(replied or [""])[0])
     if problem:
         return parsed
     if truncated:

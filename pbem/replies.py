@@ -32,7 +32,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from mailparser_reply.parser import EmailMessage
+from mailparser_reply.parser import EmailMessage  # type: ignore[import-untyped]
 
 from engine.errors import NotationError
 from notation import Grammar, Vocabulary
@@ -141,9 +141,9 @@ def _library_marks(stripped: Sequence[str], quoted: Sequence[bool],
         return bisect_right(starts, pos) - 1
 
     headers: dict[int, int] = {}
-    for m in _LIBRARY_HEADERS.finditer(blank):
-        first = line_at(m.start())
-        last = max(first, bisect_right(starts, m.end() - 1) - 1)
+    for header in _LIBRARY_HEADERS.finditer(blank):
+        first = line_at(header.start())
+        last = max(first, bisect_right(starts, header.end() - 1) - 1)
         while last > first and (not stripped[last] or quoted[last]):
             last -= 1
         headers.setdefault(first, last)

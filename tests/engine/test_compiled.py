@@ -11,6 +11,7 @@ import importlib
 import importlib.machinery
 import os
 import pickle
+import sys
 import types
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,58 @@ def test_every_compiled_module_is_a_source_file() -> None:
     assert names and len(set(names)) == len(names)
     for name in names:
         assert (ROOT / (name.replace(".", "/") + ".py")).is_file(), name
+
+
+def _imports(name: str) -> set[str]:
+    """The modules the source of module `name` imports (anywhere in it: mypy, which
+    mypyc runs, reads every import, in a function or under TYPE_CHECKING too)."""
+    path = ROOT / (name.replace(".", "/") + ".py")
+    if not path.is_file():
+        path = ROOT / name.replace(".", "/") / "__init__.py"
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package
+            for _ in range(node.level - 1):
+                base = base.rpartition(".")[0]
+            module = ".".join(p for p in (base if node.level else "", node.module or "") if p)
+            out.add(module)
+            out.update(f"{module}.{a.name}" for a in node.names
+                       if (ROOT / f"{module}.{a.name}".replace(".", "/")).with_suffix(".py")
+                       .is_file())
+    return out
+
+
+STANDARD = sys.stdlib_module_names | {"_typeshed"}  # (mypy's stubs of the standard library)
+
+
+def test_the_compiled_modules_need_only_the_standard_library() -> None:
+    """mypyc type-checks every module a compiled module imports, from the source tree,
+    in a build environment that need not have pbem's dependencies (the shell's mail,
+    storage and i18n packages): so no compiled module may reach one, nor the shell's
+    modules beyond those compiled (pbem.logs hands pbem.replay the words it needs)."""
+    compiled = set(compiled_modules())
+    own = ("engine", "notation", "pbem")
+    seen: set[str] = set()
+    todo = sorted(compiled)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for module in _imports(name):
+            top = module.partition(".")[0]
+            if top in own:
+                parts = module.split(".")
+                todo += [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
+            else:
+                assert top in STANDARD, f"{name} imports {module}"
+    shell = {m for m in seen if m.startswith("pbem.")}
+    assert shell <= compiled, f"compiled modules import {sorted(shell - compiled)}"
+    assert "pbem.replay" in compiled
 
 
 @pytest.mark.skipif(os.environ.get("PBEM_EXPECT_COMPILED") != "1",

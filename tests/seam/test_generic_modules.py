@@ -141,7 +141,7 @@ GAME_OBJECTS = frozenset({
 say none of them (the words come from the game's presenter: `pbem.presenter`)."""
 
 ALLOWED = {
-    ("pbem/logs.py", "pp"), ("pbem/logs.py", "vp"),  # a Result tag's units, not a sentence
+    ("pbem/replay.py", "pp"), ("pbem/replay.py", "vp"),  # a Result tag's units, not a sentence
 }
 """(module, word) pairs of a string that is no game's word there."""
 
