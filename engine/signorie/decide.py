@@ -17,11 +17,11 @@ from . import events as ev
 from .actions import Builder, do_bonus, do_field, do_helper, illegal, plural, points_reward
 from .chance import decide_chance
 from .commands import COLOURS, Activate, Done, Florins, Hire, Offspring, Pass, Reward, Take
-from .evolve import BETWEEN, copy_state, release, restore, snapshot
+from .evolve import BETWEEN, _die, _turn_ended, copy_state, release, restore, snapshot
 from .legal import ALWAYS, can_activate, can_take
 from .ruleset import HelperSpace
 from .scoring import final_scores
-from .state import ACTIONS, EXTRA, OVER, REWARDS, Active, State, offered
+from .state import ACTIONS, EXTRA, OVER, REWARDS, Active, State, dice_at
 
 
 def _who(state: State) -> str:
@@ -89,7 +89,9 @@ def _take(b: Builder, seat: int, cmd: Take) -> None:
     if colour not in COLOURS:
         raise illegal(f"{colour!r} is no die colour; the colours: {', '.join(COLOURS)}",
                       "take-colour")
-    values = offered(state.dice, colour)
+    dice = state.dice
+    i = dice_at(dice, colour)
+    values = dice[i][1] if i >= 0 else ()
     if value not in values:
         shown = ", ".join(map(str, values)) if values else "none"
         raise illegal(f"no {colour} die shows {value}; the {colour} dice: {shown}",
@@ -111,7 +113,9 @@ def _take(b: Builder, seat: int, cmd: Take) -> None:
             raise illegal(f"the {colour} die showing {value} costs "
                           f"{plural(cost - p.florins, 'florin')} more than you have: "
                           f"{p.florins}", "take-cost")
-    b.emit(ev.DieTaken(seat, colour, value, cost, free))
+    taken = ev.DieTaken(seat, colour, value, cost, free)
+    _die(state, taken)  # (`b.emit`, inlined)
+    b.events.append(taken)
     do_field(b, seat, colour, cmd.action)
 
 
@@ -286,11 +290,11 @@ def apply_in_place(state: State, seat: int, cmd: Any) -> list[Any]:
     """
     b = Builder(state)
     verb = _IN_PLACE.get(type(cmd))
-    if verb is not None and state.chance is None and seat == _to_act(state):
-        verb(b, seat, cmd)
-    elif verb is None:  # chance's (or no command of this game's)
+    if verb is None:  # chance's (or no command of this game's)
         decide(b, seat, cmd)
         _follow(b, state)
+    elif state.chance is None and seat == _to_act(state):
+        verb(b, seat, cmd)
     else:  # a player's command off its turn: refused (but checked as any other)
         _OFF_TURN(b, seat, cmd)
     events = b.events
@@ -314,22 +318,32 @@ def _to_act(state: State) -> int | None:
     return None
 
 
-def _after_die(b: Builder, state: State) -> None:
-    """Fold what follows a die taken or a helper used: `automatic`'s first answer
-    there (a helper of the die's column may follow, or the turn ends; nothing while
-    chance is due), then `automatic`'s."""
+def _follow(b: Builder, state: State) -> None:
+    """Fold what follows by themselves (`automatic`) until nothing does: the common
+    answers first, without asking `automatic` (after a die or a helper, a helper of
+    the die's column may follow, or the turn ends; in the action phase the next seat
+    passes if it has 4 dice or no legal die, else nothing follows; a reward awaited
+    or chance due: nothing)."""
     if state.chance is not None:
         return
-    a, phase = state.active, state.phase
-    if a is not None and (phase == ACTIONS or phase == EXTRA):
-        if _helper_follows(state, a):
-            return
-        b.emit(ev.TurnEnded(a.seat))
-    _follow(b, state)
-
-
-def _follow(b: Builder, state: State) -> None:
-    """Fold what follows by themselves (`automatic`) until nothing does."""
+    phase = state.phase
+    if phase == ACTIONS or phase == EXTRA:
+        a = state.active
+        if a is not None:
+            if state.players[a.seat].helpers and _helper_follows(state, a):
+                return
+            ended = ev.TurnEnded(a.seat)
+            _turn_ended(state, ended)  # (`b.emit`, inlined)
+            b.events.append(ended)
+        if phase == ACTIONS:
+            turn = state.turn
+            if turn is not None:  # (no chance is due, no die is active)
+                if len(state.players[turn].dice) < state.rules.max_dice and can_take(
+                        state, turn):
+                    return
+                b.emit(ev.Passed(turn, auto=True))
+    elif phase == REWARDS and state.rewarded:
+        return
     while more := automatic(state):
         b.emit_all(more)
 
@@ -337,7 +351,8 @@ def _follow(b: Builder, state: State) -> None:
 def _apply(state: State, seat: int, cmd: Any) -> list[Any]:
     b = Builder(state)
     decide(b, seat, cmd)
-    _follow(b, state)
+    while more := automatic(state):  # (`_follow`'s answers, all asked of `automatic`)
+        b.emit_all(more)
     events = b.events
     state.version += len(events)
     return events
@@ -433,8 +448,8 @@ def _checked_first(step: Step) -> Step:
 
 
 _IN_PLACE: dict[type[Any], Step] = {
-    Take: _undoable(_take, _after_die, _sure_take),
-    Activate: _undoable(_activate, _after_die, _sure_activate),
+    Take: _undoable(_take, _follow, _sure_take),
+    Activate: _undoable(_activate, _follow, _sure_activate),
     Reward: _undoable(_reward, _follow, _sure_reward), Pass: _checked_first(_pass),
     Done: _checked_first(_done)}
 """A player's command on its turn by its verb (`apply_in_place`): the step of
