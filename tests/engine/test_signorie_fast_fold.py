@@ -29,9 +29,10 @@ from engine.protocol import CHANCE
 from engine.selfplay import NAMES
 from engine.signorie import decide, definition, evolve, legal
 from engine.signorie import state as state_module
+from engine.signorie.actions import Builder
 from engine.signorie.commands import COLOURS, Activate, Florins, Hire, Offspring, Reward, Take
 from engine.signorie.definition import GAME
-from engine.signorie.state import ACTIONS, EXTRA
+from engine.signorie.state import ACTIONS, EXTRA, REWARDS
 
 GAMES_PER_COUNT = int(os.environ.get("PBEM_SIGNORIE_FAST_GAMES", "8"))
 STRAY_RATE = 0.15
@@ -284,3 +285,66 @@ def test_can_take_answers_without_the_full_search_as_it_would() -> None:
                         assert got == _full_can_take(s, seat), (seat, changes)
                         seen.add(got)
     assert seen == {True, False}
+
+
+
+def _settled(b: Any, state: Any) -> None:
+    """What follows by itself, every step asked of `decide.automatic`."""
+    while more := decide.automatic(state):
+        b.emit_all(more)
+
+
+def _shortcut(state: Any) -> str:
+    """The answer of `decide._follow` a position gets before `automatic` is asked."""
+    if state.chance is not None:
+        return "chance due"
+    a = state.active
+    if state.phase in (ACTIONS, EXTRA) and a is not None:
+        if any(c == a.colour and s >= a.next for c, s in state.players[a.seat].helpers):
+            return "a helper may follow"
+        return "the turn ends"
+    if state.phase == ACTIONS and state.turn is not None:
+        return "the next seat"
+    if state.phase == REWARDS and state.rewarded:
+        return "a reward awaited"
+    return "automatic"
+
+
+def test_what_follows_a_command_is_what_automatic_gives() -> None:
+    """`decide._follow` answers the common positions itself (a helper may follow or
+    the turn ends, the next seat takes a die or passes, a reward is awaited) and asks
+    `automatic` only past them: at every position where the replay path asks it in
+    random games, the same events and state as asking `automatic` every step, each
+    shortcut both ending the command and not (a helper follows or not, the next seat
+    may take a die or passes)."""
+    positions: list[Any] = []
+    follow = decide._follow
+
+    def recording(b: Any, state: Any) -> None:
+        positions.append(GAME.owned_copy(state))
+        follow(b, state)
+
+    verbs = {Take: (decide._take, decide._sure_take),
+             Activate: (decide._activate, decide._sure_activate),
+             Reward: (decide._reward, decide._sure_reward)}
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(decide, "_follow", recording)  # (the verbs' steps hold it: rebuilt)
+        mp.setattr(decide, "_IN_PLACE", {
+            **decide._IN_PLACE,
+            **{verb: decide._undoable(step, recording, sure)
+               for verb, (step, sure) in verbs.items()}})
+        for players in (2, 4):
+            for seed in range(GAMES_PER_COUNT // 2 or 1):
+                walk(players, seed)
+    seen: dict[str, set[bool]] = {}
+    for state in positions:
+        quick, plain = GAME.owned_copy(state), GAME.owned_copy(state)
+        b_quick, b_plain = Builder(quick), Builder(plain)
+        follow(b_quick, quick)
+        _settled(b_plain, plain)
+        assert b_quick.events == b_plain.events, state
+        assert quick == plain, state
+        seen.setdefault(_shortcut(state), set()).add(bool(b_quick.events))
+    assert seen == {"chance due": {False}, "a helper may follow": {True, False},
+                    "the turn ends": {True}, "the next seat": {True, False},
+                    "a reward awaited": {False}, "automatic": {True, False}}, seen
