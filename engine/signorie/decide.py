@@ -293,29 +293,29 @@ def apply_in_place(state: State, seat: int, cmd: Any) -> list[Any]:
     if verb is None:  # chance's (or no command of this game's)
         decide(b, seat, cmd)
         _follow(b, state)
-    elif state.chance is None and seat == _to_act(state):
-        verb(b, seat, cmd)
-    else:  # a player's command off its turn: refused (but checked as any other)
-        _OFF_TURN(b, seat, cmd)
+    else:
+        # the seat whose command the game waits for while no chance is due (what
+        # `State.waiting` gives then; none: None)
+        phase, to_act = state.phase, None
+        if state.chance is not None:
+            pass
+        elif phase == ACTIONS or phase == EXTRA:
+            a = state.active
+            if a is not None:
+                to_act = a.seat
+            elif phase == ACTIONS:
+                to_act = state.turn
+            elif state.extra:
+                to_act = state.extra[0]
+        elif phase == REWARDS and state.rewarded:
+            to_act = state.rewarded[0]
+        if seat == to_act:
+            verb(b, seat, cmd)
+        else:  # a player's command off its turn: refused (but checked as any other)
+            _OFF_TURN(b, seat, cmd)
     events = b.events
     state.version += len(events)
     return events
-
-
-def _to_act(state: State) -> int | None:
-    """The seat whose command the game waits for, while no chance is due (what
-    `State.waiting` gives then); None when there is none."""
-    phase = state.phase
-    if phase == ACTIONS or phase == EXTRA:
-        a = state.active
-        if a is not None:
-            return a.seat
-        if phase == ACTIONS:
-            return state.turn
-        return state.extra[0] if state.extra else None
-    if phase == REWARDS:
-        return state.rewarded[0] if state.rewarded else None
-    return None
 
 
 def _follow(b: Builder, state: State) -> None:
