@@ -314,37 +314,29 @@ def test_what_follows_a_command_is_what_automatic_gives() -> None:
     """`decide._follow` answers the common positions itself (a helper may follow or
     the turn ends, the next seat takes a die or passes, a reward is awaited) and asks
     `automatic` only past them: at every position where the replay path asks it in
-    random games, the same events and state as asking `automatic` every step, each
-    shortcut both ending the command and not (a helper follows or not, the next seat
-    may take a die or passes)."""
-    positions: list[Any] = []
-    follow = decide._follow
-
-    def recording(b: Any, state: Any) -> None:
-        positions.append(GAME.owned_copy(state))
-        follow(b, state)
-
-    verbs = {Take: (decide._take, decide._sure_take),
-             Activate: (decide._activate, decide._sure_activate),
-             Reward: (decide._reward, decide._sure_reward)}
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(decide, "_follow", recording)  # (the verbs' steps hold it: rebuilt)
-        mp.setattr(decide, "_IN_PLACE", {
-            **decide._IN_PLACE,
-            **{verb: decide._undoable(step, recording, sure)
-               for verb, (step, sure) in verbs.items()}})
-        for players in (2, 4):
-            for seed in range(GAMES_PER_COUNT // 2 or 1):
-                walk(players, seed)
+    random games (a legal command's own events folded), the same events and state as
+    asking `automatic` every step, each shortcut both ending the command and not (a
+    helper follows or not, the next seat may take a die or passes)."""
     seen: dict[str, set[bool]] = {}
-    for state in positions:
-        quick, plain = GAME.owned_copy(state), GAME.owned_copy(state)
-        b_quick, b_plain = Builder(quick), Builder(plain)
-        follow(b_quick, quick)
-        _settled(b_plain, plain)
-        assert b_quick.events == b_plain.events, state
-        assert quick == plain, state
-        seen.setdefault(_shortcut(state), set()).add(bool(b_quick.events))
+    for players in (2, 4):
+        for seed in range(GAMES_PER_COUNT // 2 or 1):
+            tried, outcomes, states = walk(players, seed)
+            for k in range(1, len(tried)):
+                if not isinstance(outcomes[k], list):
+                    continue
+                seat, command = tried[k]
+                state = GAME.owned_copy(states[k - 1])
+                decide.decide(Builder(state), seat, command)  # its own events only
+                quick, plain = GAME.owned_copy(state), GAME.owned_copy(state)
+                b_quick, b_plain = Builder(quick), Builder(plain)
+                decide._follow(b_quick, quick)
+                _settled(b_plain, plain)
+                assert b_quick.events == b_plain.events, (k, command)
+                assert quick == plain, (k, command)
+                got = outcomes[k]  # the replay path's events: what follows ends them
+                assert [GAME.to_dict(e) for e in b_quick.events] == got[
+                    len(got) - len(b_quick.events):], (k, command)
+                seen.setdefault(_shortcut(state), set()).add(bool(b_quick.events))
     assert seen == {"chance due": {False}, "a helper may follow": {True, False},
                     "the turn ends": {True}, "the next seat": {True, False},
                     "a reward awaited": {False}, "automatic": {True, False}}, seen
