@@ -17,11 +17,11 @@ from . import events as ev
 from .actions import Builder, do_bonus, do_field, do_helper, illegal, plural, points_reward
 from .chance import decide_chance
 from .commands import COLOURS, Activate, Done, Florins, Hire, Offspring, Pass, Reward, Take
-from .evolve import BETWEEN, copy_state, release, restore, snapshot
+from .evolve import BETWEEN, _die, _turn_ended, copy_state, release, restore, snapshot
 from .legal import ALWAYS, can_activate, can_take
 from .ruleset import HelperSpace
 from .scoring import final_scores
-from .state import ACTIONS, EXTRA, OVER, REWARDS, Active, State, offered
+from .state import ACTIONS, EXTRA, OVER, REWARDS, Active, State, dice_at
 
 
 def _who(state: State) -> str:
@@ -89,7 +89,9 @@ def _take(b: Builder, seat: int, cmd: Take) -> None:
     if colour not in COLOURS:
         raise illegal(f"{colour!r} is no die colour; the colours: {', '.join(COLOURS)}",
                       "take-colour")
-    values = offered(state.dice, colour)
+    dice = state.dice
+    i = dice_at(dice, colour)
+    values = dice[i][1] if i >= 0 else ()
     if value not in values:
         shown = ", ".join(map(str, values)) if values else "none"
         raise illegal(f"no {colour} die shows {value}; the {colour} dice: {shown}",
@@ -111,7 +113,9 @@ def _take(b: Builder, seat: int, cmd: Take) -> None:
             raise illegal(f"the {colour} die showing {value} costs "
                           f"{plural(cost - p.florins, 'florin')} more than you have: "
                           f"{p.florins}", "take-cost")
-    b.emit(ev.DieTaken(seat, colour, value, cost, free))
+    taken = ev.DieTaken(seat, colour, value, cost, free)
+    _die(state, taken)  # (`b.emit`, inlined)
+    b.events.append(taken)
     do_field(b, seat, colour, cmd.action)
 
 
@@ -274,62 +278,115 @@ def apply_in_place(state: State, seat: int, cmd: Any) -> list[Any]:
     """Decide a command and fold its events, and those that follow by themselves, into
     `state` itself: the events.
 
-    A player's command on its turn goes straight to its verb (`_IN_PLACE`: the step
-    `decide` would find, then what may follow it). Only the steps whose checks go on
+    A player's command on its turn goes straight to its verb's step (`_step`: the one
+    `decide` would find), then what may follow it. Only the steps whose checks go on
     after their first event is folded (a die, a helper or a reward is folded before
-    its action is checked) keep what `restore` needs; the others, chance's, and a
-    command refused by `decide`'s first checks change nothing before all their checks
-    pass.
+    its action is checked) keep what `restore` needs, unless the command surely folds
+    whole (`_sure`); the others, chance's, and a command refused by `decide`'s first
+    checks change nothing before all their checks pass. The verbs are told apart by
+    plain tests, no table of functions: the compiled build calls each step natively.
 
     Raises:
         IllegalMoveError: the command breaks a rule; `state` is put back as it was.
     """
     b = Builder(state)
-    verb = _IN_PLACE.get(type(cmd))
-    if verb is not None and state.chance is None and seat == _to_act(state):
-        verb(b, seat, cmd)
-    elif verb is None:  # chance's (or no command of this game's)
+    kind = type(cmd)
+    if kind is Take or kind is Activate or kind is Reward or kind is Pass or kind is Done:
+        # the seat whose command the game waits for while no chance is due (what
+        # `State.waiting` gives then; none: None)
+        phase, to_act = state.phase, None
+        if state.chance is not None:
+            pass
+        elif phase == ACTIONS or phase == EXTRA:
+            a = state.active
+            if a is not None:
+                to_act = a.seat
+            elif phase == ACTIONS:
+                to_act = state.turn
+            elif state.extra:
+                to_act = state.extra[0]
+        elif phase == REWARDS and state.rewarded:
+            to_act = state.rewarded[0]
+        if seat != to_act:  # a player's command off its turn: refused (but checked as
+            _undoable(b, seat, cmd, False)  # any other, with an undo all the same)
+        elif kind is Pass or kind is Done or _sure(state, seat, cmd, kind):
+            _step(b, seat, cmd, kind)
+        else:
+            _undoable(b, seat, cmd, True)
+    else:  # chance's (or no command of this game's)
         decide(b, seat, cmd)
-        _follow(b, state)
-    else:  # a player's command off its turn: refused (but checked as any other)
-        _OFF_TURN(b, seat, cmd)
+    _follow(b, state)
     events = b.events
     state.version += len(events)
     return events
 
 
-def _to_act(state: State) -> int | None:
-    """The seat whose command the game waits for, while no chance is due (what
-    `State.waiting` gives then); None when there is none."""
+def _step(b: Builder, seat: int, cmd: Any, kind: type[Any]) -> None:
+    """The step of a player's command on its turn, by its verb (`_DECIDE`'s)."""
+    if kind is Take:
+        _take(b, seat, cmd)
+    elif kind is Activate:
+        _activate(b, seat, cmd)
+    elif kind is Reward:
+        _reward(b, seat, cmd)
+    elif kind is Pass:
+        _pass(b, seat, cmd)
+    else:
+        _done(b, seat, cmd)
+
+
+def _sure(state: State, seat: int, cmd: Any, kind: type[Any]) -> bool:
+    """Whether a command surely folds whole once its first event is folded (one that
+    may only refuse before it): no undo is kept for it."""
+    if kind is Take:
+        return _sure_take(state, seat, cmd)
+    if kind is Activate:
+        return _sure_activate(state, seat, cmd)
+    return _sure_reward(state, seat, cmd)
+
+
+def _undoable(b: Builder, seat: int, cmd: Any, on_turn: bool) -> None:
+    """The command's step (`on_turn`; else `decide`, which refuses it), the state put
+    back if it is refused after part of it is folded."""
+    state = b.state
+    kept = snapshot(state, seat)
+    try:
+        if on_turn:
+            _step(b, seat, cmd, type(cmd))
+        else:
+            decide(b, seat, cmd)
+    except BaseException:
+        restore(state, kept)
+        raise
+    release(state, kept)
+
+
+def _follow(b: Builder, state: State) -> None:
+    """Fold what follows by themselves (`automatic`) until nothing does: the common
+    answers first, without asking `automatic` (after a die or a helper, a helper of
+    the die's column may follow, or the turn ends; in the action phase the next seat
+    passes if it has 4 dice or no legal die, else nothing follows; a reward awaited
+    or chance due: nothing)."""
+    if state.chance is not None:
+        return
     phase = state.phase
     if phase == ACTIONS or phase == EXTRA:
         a = state.active
         if a is not None:
-            return a.seat
+            if state.players[a.seat].helpers and _helper_follows(state, a):
+                return
+            ended = ev.TurnEnded(a.seat)
+            _turn_ended(state, ended)  # (`b.emit`, inlined)
+            b.events.append(ended)
         if phase == ACTIONS:
-            return state.turn
-        return state.extra[0] if state.extra else None
-    if phase == REWARDS:
-        return state.rewarded[0] if state.rewarded else None
-    return None
-
-
-def _after_die(b: Builder, state: State) -> None:
-    """Fold what follows a die taken or a helper used: `automatic`'s first answer
-    there (a helper of the die's column may follow, or the turn ends; nothing while
-    chance is due), then `automatic`'s."""
-    if state.chance is not None:
+            turn = state.turn
+            if turn is not None:  # (no chance is due, no die is active)
+                if len(state.players[turn].dice) < state.rules.max_dice and can_take(
+                        state, turn):
+                    return
+                b.emit(ev.Passed(turn, auto=True))
+    elif phase == REWARDS and state.rewarded:
         return
-    a, phase = state.active, state.phase
-    if a is not None and (phase == ACTIONS or phase == EXTRA):
-        if _helper_follows(state, a):
-            return
-        b.emit(ev.TurnEnded(a.seat))
-    _follow(b, state)
-
-
-def _follow(b: Builder, state: State) -> None:
-    """Fold what follows by themselves (`automatic`) until nothing does."""
     while more := automatic(state):
         b.emit_all(more)
 
@@ -337,45 +394,11 @@ def _follow(b: Builder, state: State) -> None:
 def _apply(state: State, seat: int, cmd: Any) -> list[Any]:
     b = Builder(state)
     decide(b, seat, cmd)
-    _follow(b, state)
+    while more := automatic(state):  # (`_follow`'s answers, all asked of `automatic`)
+        b.emit_all(more)
     events = b.events
     state.version += len(events)
     return events
-
-
-Step = Callable[[Builder, int, Any], None]
-"""A verb's step (`_DECIDE`'s), or a verb's whole fold in place (`_IN_PLACE`'s)."""
-
-
-Sure = Callable[[State, int, Any], bool]
-"""Whether a verb's command surely folds whole once its first event is folded (see
-`_undoable`)."""
-
-
-def _undoable(step: Step, then: Callable[[Builder, State], None], sure: Sure) -> Step:
-    """`step` for a verb that may refuse after part of it is folded (a die, a helper
-    or a reward is folded before its action is checked): the state is put back if it
-    does, then `then` folds what follows. A command `sure` answers for (one that may
-    only refuse before its first event) is folded without keeping what to put back."""
-    def in_place(b: Builder, seat: int, cmd: Any) -> None:
-        state = b.state
-        if sure(state, seat, cmd):
-            step(b, seat, cmd)
-            then(b, state)
-            return
-        kept = snapshot(state, seat)
-        try:
-            step(b, seat, cmd)
-        except BaseException:
-            restore(state, kept)
-            raise
-        release(state, kept)
-        then(b, state)
-    return in_place
-
-
-def _never(state: State, seat: int, cmd: Any) -> bool:
-    return False
 
 
 def _sure_take(state: State, seat: int, cmd: Take) -> bool:
@@ -421,25 +444,3 @@ def _sure_reward(state: State, seat: int, cmd: Reward) -> bool:
     if state.rules.rewards[tile].kind == "bonus":
         return cmd.choice == "florins" and cmd.action is None
     return True
-
-
-def _checked_first(step: Step) -> Step:
-    """`step` for a verb that checks everything before its first event, then what
-    follows by itself."""
-    def in_place(b: Builder, seat: int, cmd: Any) -> None:
-        step(b, seat, cmd)
-        _follow(b, b.state)
-    return in_place
-
-
-_IN_PLACE: dict[type[Any], Step] = {
-    Take: _undoable(_take, _after_die, _sure_take),
-    Activate: _undoable(_activate, _after_die, _sure_activate),
-    Reward: _undoable(_reward, _follow, _sure_reward), Pass: _checked_first(_pass),
-    Done: _checked_first(_done)}
-"""A player's command on its turn by its verb (`apply_in_place`): the step of
-`_DECIDE`, an undo where it may refuse after folding part of it, and what follows."""
-
-_OFF_TURN = _undoable(decide, _follow, _never)
-"""Any other player's command (`apply_in_place`): `decide` refuses it, with an undo
-all the same."""

@@ -186,7 +186,8 @@ def _alliance_due(s: State, e: ev.AllianceDue) -> None:
 
 
 def _births(s: State, e: ev.BirthsRolled) -> None:
-    p = board(s, e.seat)
+    seat = e.seat
+    p = board(s, seat) if s.shared >> seat & 1 else s.players[seat]
     p.males += e.males
     p.females += e.females
     p.general_m -= e.males
@@ -212,24 +213,27 @@ def _die(s: State, e: ev.DieTaken) -> None:
     values = dice[i][1]
     k = values.index(value)
     s.dice = (*dice[:i], (colour, values[:k] + values[k + 1:]), *dice[i + 1:])
-    p = board(s, seat)
+    p = board(s, seat) if s.shared >> seat & 1 else s.players[seat]
     p.florins -= e.cost
     p.dice = (*p.dice, (colour, value))
     s.active = Active(seat, colour, value, 1, e.free)
 
 
 def _hired(s: State, e: ev.HelperHired) -> None:
-    p = board(s, e.seat)
+    seat = e.seat
+    p = board(s, seat) if s.shared >> seat & 1 else s.players[seat]
     p.helpers = tuple(sorted((*p.helpers, (e.colour, e.space))))
     p.florins -= e.cost
 
 
 def _florins(s: State, e: ev.FlorinsGained) -> None:
-    board(s, e.seat).florins += e.florins
+    seat = e.seat
+    (board(s, seat) if s.shared >> seat & 1 else s.players[seat]).florins += e.florins
 
 
 def _points(s: State, e: ev.PointsScored) -> None:
-    board(s, e.seat).points += e.points
+    seat = e.seat
+    (board(s, seat) if s.shared >> seat & 1 else s.players[seat]).points += e.points
 
 
 def _place(city: CityState, field: str, space: int, seat: int, took_tile: bool) -> CityState:
@@ -260,7 +264,8 @@ def _with_city(s: State, i: int, city: CityState) -> None:
 
 def _married(s: State, e: ev.Married) -> None:
     i = _city_at(s, e.city)
-    p = board(s, e.seat)
+    seat = e.seat
+    p = board(s, seat) if s.shared >> seat & 1 else s.players[seat]
     if e.tile:
         p.tiles = (*p.tiles, ("marriage", e.tile))
     p.females -= 1
@@ -284,7 +289,8 @@ def _careers_with(s: State, career: str, figures: tuple[tuple[int, int], ...]
 
 def _mission(s: State, e: ev.MissionSent) -> None:
     i = _city_at(s, e.city)
-    p = board(s, e.seat)
+    seat = e.seat
+    p = board(s, seat) if s.shared >> seat & 1 else s.players[seat]
     if e.tile:
         p.tiles = (*p.tiles, (e.career, e.tile))
     p.points += e.points
@@ -304,14 +310,16 @@ def _moved(s: State, e: ev.FigureMoved) -> None:
 
 def _initiative(s: State, e: ev.InitiativeMoved) -> None:
     s.stamp += 1
-    p = board(s, e.seat)
+    seat = e.seat
+    p = board(s, seat) if s.shared >> seat & 1 else s.players[seat]
     p.initiative, p.stamp = e.to, s.stamp
 
 
 def _task(s: State, e: ev.TaskUsed) -> None:
     tile = s.rules.tasks[e.tile]
     m, f = (e.count, 0) if e.sex == "m" else (0, e.count)
-    p = board(s, e.seat)
+    seat = e.seat
+    p = board(s, seat) if s.shared >> seat & 1 else s.players[seat]
     p.males -= m
     p.females -= f
     if tile.type == "threshold":
@@ -324,7 +332,8 @@ def _task(s: State, e: ev.TaskUsed) -> None:
 
 
 def _figures(s: State, e: ev.FiguresTaken) -> None:
-    p = board(s, e.seat)
+    seat = e.seat
+    p = board(s, seat) if s.shared >> seat & 1 else s.players[seat]
     p.males += e.males
     p.females += e.females
     p.general_m -= e.males
@@ -373,7 +382,8 @@ def _reward(s: State, e: ev.RewardTaken) -> None:
 
 
 def _son(s: State, e: ev.SonMarried) -> None:
-    p = board(s, e.seat)
+    seat = e.seat
+    p = board(s, seat) if s.shared >> seat & 1 else s.players[seat]
     p.sons = e.son
     p.points += e.points
     p.florins += e.florins

@@ -228,7 +228,8 @@ def can_take(state: State, seat: int) -> bool:
     first the quick yes, in one pass over the dice on offer, of an affordable die of
     a column whose Signoria action needs nothing, or progress points with somewhere
     to go, or a helper it may hire once paid for, without trying the die on a copy of
-    the state."""
+    the state (the columns whose Signoria action needs nothing looked at first, the
+    most common yes)."""
     r = state.rules
     free = state.phase == EXTRA
     p = state.players[seat]
@@ -238,6 +239,12 @@ def can_take(state: State, seat: int) -> bool:
             got = _QUICK[id(r)] = (r, _columns(r), len(r.task_fields))
         columns, fields = got[1], got[2]
         mine, florins = p.dice, p.florins
+        for colour, values in state.dice:
+            column = columns.get(colour)
+            if (column is not None and column.signoria == _ANY and values
+                    and (free or column.cost - max(values) <= florins)
+                    and not _holds(mine, colour)):
+                return True
         tracks: bool | None = None
         supply: bool | None = None
         for colour, values in state.dice:  # (each colour once: chance rolls them so)

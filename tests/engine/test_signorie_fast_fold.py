@@ -29,9 +29,10 @@ from engine.protocol import CHANCE
 from engine.selfplay import NAMES
 from engine.signorie import decide, definition, evolve, legal
 from engine.signorie import state as state_module
+from engine.signorie.actions import Builder
 from engine.signorie.commands import COLOURS, Activate, Florins, Hire, Offspring, Reward, Take
 from engine.signorie.definition import GAME
-from engine.signorie.state import ACTIONS, EXTRA
+from engine.signorie.state import ACTIONS, EXTRA, REWARDS
 
 GAMES_PER_COUNT = int(os.environ.get("PBEM_SIGNORIE_FAST_GAMES", "8"))
 STRAY_RATE = 0.15
@@ -284,3 +285,58 @@ def test_can_take_answers_without_the_full_search_as_it_would() -> None:
                         assert got == _full_can_take(s, seat), (seat, changes)
                         seen.add(got)
     assert seen == {True, False}
+
+
+
+def _settled(b: Any, state: Any) -> None:
+    """What follows by itself, every step asked of `decide.automatic`."""
+    while more := decide.automatic(state):
+        b.emit_all(more)
+
+
+def _shortcut(state: Any) -> str:
+    """The answer of `decide._follow` a position gets before `automatic` is asked."""
+    if state.chance is not None:
+        return "chance due"
+    a = state.active
+    if state.phase in (ACTIONS, EXTRA) and a is not None:
+        if any(c == a.colour and s >= a.next for c, s in state.players[a.seat].helpers):
+            return "a helper may follow"
+        return "the turn ends"
+    if state.phase == ACTIONS and state.turn is not None:
+        return "the next seat"
+    if state.phase == REWARDS and state.rewarded:
+        return "a reward awaited"
+    return "automatic"
+
+
+def test_what_follows_a_command_is_what_automatic_gives() -> None:
+    """`decide._follow` answers the common positions itself (a helper may follow or
+    the turn ends, the next seat takes a die or passes, a reward is awaited) and asks
+    `automatic` only past them: at every position where the replay path asks it in
+    random games (a legal command's own events folded), the same events and state as
+    asking `automatic` every step, each shortcut both ending the command and not (a
+    helper follows or not, the next seat may take a die or passes)."""
+    seen: dict[str, set[bool]] = {}
+    for players in (2, 4):
+        for seed in range(GAMES_PER_COUNT // 2 or 1):
+            tried, outcomes, states = walk(players, seed)
+            for k in range(1, len(tried)):
+                if not isinstance(outcomes[k], list):
+                    continue
+                seat, command = tried[k]
+                state = GAME.owned_copy(states[k - 1])
+                decide.decide(Builder(state), seat, command)  # its own events only
+                quick, plain = GAME.owned_copy(state), GAME.owned_copy(state)
+                b_quick, b_plain = Builder(quick), Builder(plain)
+                decide._follow(b_quick, quick)
+                _settled(b_plain, plain)
+                assert b_quick.events == b_plain.events, (k, command)
+                assert quick == plain, (k, command)
+                got = outcomes[k]  # the replay path's events: what follows ends them
+                assert [GAME.to_dict(e) for e in b_quick.events] == got[
+                    len(got) - len(b_quick.events):], (k, command)
+                seen.setdefault(_shortcut(state), set()).add(bool(b_quick.events))
+    assert seen == {"chance due": {False}, "a helper may follow": {True, False},
+                    "the turn ends": {True}, "the next seat": {True, False},
+                    "a reward awaited": {False}, "automatic": {True, False}}, seen
