@@ -47,6 +47,18 @@ def processed_ids(stack: MailStack, folder: str) -> Counter[str]:
     return got
 
 
+def assert_each_received_once(stack: MailStack, post: ImapPost, total: int) -> None:
+    """Wait (30 s at most) until the first four players have `total` mails between
+    them, then check that each arrived once."""
+    end = time.monotonic() + 30
+    while sum(post.received.values()) < total:
+        assert time.monotonic() < end, post.received
+        for a in stack.players[:4]:
+            post.receive(a.address)
+        time.sleep(0.05)
+    assert set(post.received.values()) == {1}
+
+
 def test_two_workers_move_overlapping_batches_each_mail_once(
         mailstack: MailStack, post: ImapPost) -> None:
     cfg = moderator_config(mailstack, "sqlite://")
@@ -92,13 +104,7 @@ def test_one_smtp_connection_carries_all_batches_of_a_pass(
     few = SmtpSender(cfg, per_connection=3, connections=1)
     assert send_due(store, few, cfg, utcnow(), limit=5).sent == 8
     assert few.connections == 3  # a new connection after every 3 mails
-    end = time.monotonic() + 30
-    while sum(post.received.values()) < 24:
-        assert time.monotonic() < end, post.received
-        for a in mailstack.players[:4]:
-            post.receive(a.address)
-        time.sleep(0.05)
-    assert set(post.received.values()) == {1}
+    assert_each_received_once(mailstack, post, 24)
     store.dispose()
 
 
@@ -118,13 +124,7 @@ def test_a_batch_is_sent_over_several_connections_at_once(
     report = send_due(store, sender, cfg, utcnow(), limit=5)  # 2 x 8 mails: 4 batches
     assert (report.sent, report.retry, report.failed) == (16, 0, 0)
     assert sender.connections == 3
-    end = time.monotonic() + 30
-    while sum(post.received.values()) < 16:
-        assert time.monotonic() < end, post.received
-        for a in mailstack.players[:4]:
-            post.receive(a.address)
-        time.sleep(0.05)
-    assert set(post.received.values()) == {1}
+    assert_each_received_once(mailstack, post, 16)
     store.dispose()
 
 
