@@ -160,8 +160,16 @@ def _compiled_dataclass(cls: type[T], **options: Any) -> type[T]:
         if name not in native:
             annotations[name] = ClassVar[annotation]
     native_init = "__init__" in vars(cls)  # compiled: native, and kept by the decorator
-    built: Any = dataclasses.dataclass(cls, **options)
-    own = fields(built)
+    built: Any
+    if options == {"frozen": True} and _plain_compiled(cls):
+        # what the decorator would write, without compiling its six methods
+        built = dataclasses.dataclass(cls, init=False, repr=False, eq=False)
+        own = fields(built)
+        _check_defaults_last(own)
+        _frozen_methods(built, own, ("__dataclass_params__",))
+    else:
+        built = dataclasses.dataclass(cls, **options)
+        own = fields(built)
     if (not native_init and options.get("init", True) and not hasattr(cls, "__post_init__")
             and all(f.init and f.default_factory is MISSING for f in own)):
         type.__setattr__(cls, "__init__", _first_init(cls, own))
@@ -175,6 +183,27 @@ def _compiled_dataclass(cls: type[T], **options: Any) -> type[T]:
         type.__setattr__(cls, "__reduce__", __reduce__)
     result: type[T] = built
     return result
+
+
+def _plain_compiled(cls: type) -> bool:
+    """Whether a class mypyc compiled has no base class, defines none of the methods
+    the decorator writes for a frozen class, and has fields with plain options."""
+    own = vars(cls)
+    if cls.__bases__ != (object,) or not _COMPILED_WRITTEN.isdisjoint(own):
+        return False
+    for name, annotation in own.get("__annotations__", {}).items():
+        text = annotation if isinstance(annotation, str) else repr(annotation)
+        if "InitVar" in text or "KW_ONLY" in text:
+            return False
+        value = own.get(name)
+        if isinstance(value, Field) and (value.default_factory is not MISSING or not value.init
+                                         or value.hash is not None or value.kw_only is True):
+            return False
+    return True
+
+
+_COMPILED_WRITTEN = frozenset({"__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__",
+                               "__post_init__"})
 
 
 def _first_init(cls: type, own: Sequence[Field[Any]]) -> Any:
@@ -217,12 +246,32 @@ def _frozen_slotted(cls: type[T]) -> type[T]:
         cls.__doc__ = cls.__name__
     built: Any = dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=True)
     own = fields(built)
-    names = tuple(f.name for f in own)
+    _check_defaults_last(own)
+    type.__setattr__(built, "__init__", _quick_init(built, own))
+    _frozen_methods(built, own, ("__getstate__", "__setstate__", "__dataclass_params__"))
+    if not documented:
+        import inspect
+
+        built.__doc__ = built.__name__ + str(inspect.signature(built)).replace(" -> None", "")
+    result: type[T] = built
+    return result
+
+
+def _check_defaults_last(own: Sequence[Field[Any]]) -> None:
+    """What the decorator checks when it writes `__init__`, which it is not asked to."""
     defaulted = False
     for f in own:
         defaulted = defaulted or f.default is not MISSING
         if defaulted and f.default is MISSING:
             raise TypeError(f"non-default argument {f.name!r} follows default argument")
+
+
+def _frozen_methods(built: Any, own: Sequence[Field[Any]], shared: tuple[str, ...]) -> None:
+    """Give `built` the `__repr__`, `__eq__`, `__hash__`, `__setattr__` and
+    `__delattr__` that `dataclasses.dataclass(frozen=True)` writes for the fields
+    `own`, as functions over their names (compiling nothing), and `shared`, the
+    attributes the decorator gives every such class alike (from `_Frozen`)."""
+    names = tuple(f.name for f in own)
     key = _key(tuple(f.name for f in own if f.compare))
     shown = tuple(f.name for f in own if f.repr)
 
@@ -248,19 +297,12 @@ def _frozen_slotted(cls: type[T]) -> type[T]:
             raise FrozenInstanceError(f"cannot delete field {name!r}")
         super(built, self).__delattr__(name)
 
-    type.__setattr__(built, "__init__", _quick_init(built, own))
     for method in (recursive_repr()(__repr__), __eq__, __hash__, __setattr__, __delattr__):
         method.__qualname__ = f"{built.__qualname__}.{method.__name__}"
         method.__module__ = built.__module__
         type.__setattr__(built, method.__name__, method)
-    for shared in ("__getstate__", "__setstate__", "__dataclass_params__"):
-        type.__setattr__(built, shared, getattr(_Frozen, shared))
-    if not documented:
-        import inspect
-
-        built.__doc__ = built.__name__ + str(inspect.signature(built)).replace(" -> None", "")
-    result: type[T] = built
-    return result
+    for name in shared:
+        type.__setattr__(built, name, getattr(_Frozen, name))
 
 
 def _key(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:

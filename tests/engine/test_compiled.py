@@ -9,6 +9,7 @@ import copy
 import dataclasses
 import importlib
 import importlib.machinery
+import inspect
 import os
 import pickle
 import sys
@@ -123,6 +124,29 @@ def test_signorie_states_and_events_are_native_classes() -> None:
         if dataclasses.fields(cls) and cls.__dataclass_params__.frozen:  # type: ignore[attr-defined]
             assert not isinstance(vars(cls)["__init__"], types.FunctionType), cls.__name__
 
+
+
+@pytest.mark.skipif(os.environ.get("PBEM_EXPECT_COMPILED") != "1",
+                    reason="PBEM_EXPECT_COMPILED=1 is set by the compiled build's test run")
+def test_compiled_values_are_defined_without_compiling_methods() -> None:
+    """A compiled frozen value gets engine.frozen's methods over its field names, not
+    the six that dataclasses.dataclass compiles for each class (some 0.45 ms a class
+    when `pbem replay` starts: scripts/bench_startup.py)."""
+    from engine import frozen
+    from engine.signorie import events, state
+
+    classes = [getattr(state, name) for name in SIGNORIE_VALUES[1]]
+    classes += [cls for cls in events.EVENT_TYPES.values() if "__mypyc_attrs__" in vars(cls)]
+    quick = 0
+    for cls in classes:
+        if not cls.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+            continue
+        for method in ("__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__"):
+            code = inspect.unwrap(vars(cls)[method]).__code__
+            assert code.co_filename != "<string>", (cls.__name__, method)  # exec'd source
+        assert vars(cls)["__eq__"].__code__.co_filename == frozen.__file__
+        quick += 1
+    assert quick > 20
 
 def _twin(cls: type) -> type:
     """`cls` as plain dataclasses.dataclass builds it (same fields, qualname)."""
