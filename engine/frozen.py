@@ -191,15 +191,7 @@ def _plain_compiled(cls: type) -> bool:
     own = vars(cls)
     if cls.__bases__ != (object,) or not _COMPILED_WRITTEN.isdisjoint(own):
         return False
-    for name, annotation in own.get("__annotations__", {}).items():
-        text = annotation if isinstance(annotation, str) else repr(annotation)
-        if "InitVar" in text or "KW_ONLY" in text:
-            return False
-        value = own.get(name)
-        if isinstance(value, Field) and (value.default_factory is not MISSING or not value.init
-                                         or value.hash is not None or value.kw_only is True):
-            return False
-    return True
+    return _plain_fields(own)
 
 
 _COMPILED_WRITTEN = frozenset({"__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__",
@@ -228,6 +220,13 @@ def _plain(cls: type) -> bool:
         return False
     if "self" in own.get("__annotations__", {}):  # the name of __init__'s first parameter
         return False
+    return _plain_fields(own)
+
+
+def _plain_fields(own: Any) -> bool:
+    """Whether every annotation of a class's namespace `own` is a field set by
+    `__init__` from its parameter or a plain default (not a factory, not keyword-only,
+    hashed if compared)."""
     for name, annotation in own.get("__annotations__", {}).items():
         text = annotation if isinstance(annotation, str) else repr(annotation)
         if "InitVar" in text or "KW_ONLY" in text:
