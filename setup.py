@@ -14,7 +14,7 @@ compiled core").
   compiler with the Python headers. If it cannot, or the compilation fails, the build
   says why on stderr and goes on in pure Python. An editable install (`pip install -e`)
   stays pure Python: compiled modules beside the sources would shadow later edits.
-- `1`: compile, or fail the build (scripts/test.sh, to test the compiled core); in an
+- `1`: compile, or fail the build (where a pure-Python fallback would hide a problem); in an
   editable install they are built beside the sources (engine/princes/*.so,
   *__mypyc*.so), where they shadow later edits until rebuilt or removed.
 - `0`: pure Python.
