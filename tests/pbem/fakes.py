@@ -11,6 +11,7 @@ from email.message import EmailMessage
 
 from pbem.config import Config
 from pbem.errors import TransportError
+from pbem.mime import Outgoing
 from pbem.moderator import Moderator, PlayerSpec
 from pbem.store import Store
 from pbem.transport import Fetched
@@ -63,6 +64,18 @@ class FakeMailbox:
         return None
 
 
+def delivered(msg: EmailMessage) -> EmailMessage:
+    """`msg` as its recipient reads it: an outbox mail's bytes parsed whole (the
+    moderator reads back only their headers), keeping its envelope."""
+    if not isinstance(msg, Outgoing) or not msg.raw:
+        return msg
+    whole = email.message_from_bytes(msg.raw.replace(b"\r\n", b"\n"), _class=Outgoing,
+                                     policy=email.policy.default)
+    assert isinstance(whole, Outgoing)
+    whole.raw, whole.to, whole.message_id = msg.raw, msg.to, msg.message_id
+    return whole
+
+
 @dataclass
 class FakeSmtp:
     """Records every message; `down` makes every send fail as an unreachable server."""
@@ -77,8 +90,8 @@ class FakeSmtp:
             if self.down:
                 done(i, TransportError("connection refused"))
                 continue
-            self.sent.append(msg)
-            self.history.append(msg)
+            self.sent.append(delivered(msg))
+            self.history.append(self.sent[-1])
             done(i, None)
 
     def to(self, address: str) -> list[EmailMessage]:

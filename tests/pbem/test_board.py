@@ -19,7 +19,7 @@ from engine.princes.game import new_state, replay, start_game
 from engine.princes.views import GRID_LETTERS, View, grid_rows, view_for
 from engine.selfplay import play_random
 from pbem.cli import app
-from pbem.mime import IMAGE_CID, compose, read_back
+from pbem.mime import IMAGE_CID, compose
 from pbem.outbound import status_context
 from pbem.princes import PRESENTER, board, picture
 from pbem.princes.board import KINDS, THICK, THIN
@@ -223,7 +223,8 @@ def test_compose_with_an_image_reads_back_as_related_parts() -> None:
     png = picture.board_png(board_view())
     raw = compose([("To", "a@example.org"), ("Subject", "s")], "text\n",
                   '<p><img src="cid:board@pbem"></p>\n', png)
-    msg = read_back(raw)
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    assert isinstance(msg, email.message.EmailMessage)
     html = msg.get_body(("html",))
     assert html is not None and "cid:board@pbem" in html.get_content()
     images = [p for p in msg.walk() if p.get_content_type() == "image/png"]

@@ -9,6 +9,8 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sqlalchemy import event
 from sqlmodel import select
 
@@ -55,9 +57,9 @@ def test_a_mail_reads_back_as_the_email_package_reads_what_is_sent() -> None:
     assert plain is not None and rich is not None
     assert plain.get_content() == text and rich.get_content() == html
     assert plain["Content-Transfer-Encoding"] == "quoted-printable"
-    # and the message handed to the transports shows the same
-    body = msg.get_body(preferencelist=("plain",))
-    assert body is not None and body.get_content() == text
+    # and the message handed to the transports has the same headers, its body unread
+    assert [(k, str(v)) for k, v in msg.items()] == [(k, str(v)) for k, v in back.items()]
+    assert msg.get_payload() == "" and not msg.is_multipart()
     assert all(len(line) <= 78 for line in msg.raw.split(b"\r\n"))
     assert b"\n" not in msg.raw.replace(b"\r\n", b"")
     assert msg.raw.isascii()
@@ -69,6 +71,22 @@ def test_a_plain_mail_is_one_part_and_7bit() -> None:
     assert back.get_content_type() == "text/plain"
     assert back["Content-Transfer-Encoding"] == "7bit"
     assert back.get_content() == "hello\n"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.sampled_from("ab =\t\r\n.éü—€\x00\x7f\x0cFrom")
+               | st.characters(blacklist_categories=("Cs",)),
+               max_size=400))
+def test_any_text_reads_back_as_it_was_written(text: str) -> None:
+    # what a reader gets of a part is the text with its line ends as LF
+    raw = compose([("To", "a@b.org")], text, "<p>x</p>\n")
+    plain = parsed(raw).get_body(preferencelist=("plain",))
+    assert plain is not None
+    lines = text.encode("utf-8").splitlines()
+    assert plain.get_payload(decode=True) == b"".join(ln + b"\n" for ln in lines) or \
+        (not lines and plain.get_payload(decode=True) in (b"", b"\n"))
+    assert all(len(line) <= 78 for line in raw.split(b"\r\n"))
+    assert b"\n" not in raw.replace(b"\r\n", b"") and raw.isascii()
 
 
 def test_a_part_holding_the_boundary_gets_another_one() -> None:
