@@ -54,6 +54,9 @@ class Grid:
         self.shape_error = lru_cache(maxsize=65536)(self._shape_error)
         # The cells next to a placement (`neighbours`, cached as the placements are).
         self.placement_neighbours = lru_cache(maxsize=65536)(self.neighbours)
+        # Every placement in a zone, as cells (`placements`): a seat's zone stays the
+        # same from one status mail to the next while it builds nothing.
+        self.placements = lru_cache(maxsize=256)(self._placements)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Grid) and self._spec == other._spec
@@ -176,6 +179,11 @@ class Grid:
         for m in self._translations(tile):
             if m & zone == m:
                 yield m
+
+    def _placements(self, tile: str, zone: int) -> tuple[tuple[str, ...], ...]:
+        """The cells of every placement of the tile inside `zone`, in the order
+        `listed_placements` gives them."""
+        return tuple(self.cells_of(m) for m in self.listed_placements(tile, zone))
 
     def _fits(self, tile: str, zone: int) -> bool:
         """True if the tile can be placed somewhere inside `zone`.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 
 from engine import decks
@@ -27,6 +28,7 @@ from .commands import (
     TakeProfession,
     Work,
 )
+from .grid import Grid
 from .queries import auction_left, can_pay, lot_landscapes, object_error, played
 from .ruleset import FREEDOMS, LANDSCAPE_LOT
 from .scoring import work_value
@@ -61,8 +63,8 @@ def legal_commands(state: State, seat: int, *, free: bool = True) -> list[Comman
         zone = grid.playable & ~p.occupied
         tiles = (lot_landscapes(state, seat) if pending.tile == LANDSCAPE_LOT
                  else [pending.tile])
-        return out + [Place(tile, grid.cells_of(m))
-                      for tile in tiles for m in grid.listed_placements(tile, zone)]
+        return out + [Place(tile, cells) for tile in tiles
+                      for cells in grid.placements(tile, zone)]
     if state.phase == "keep":
         if p.dealt:
             out.extend(Keep(c) for c in combinations(p.dealt, rules.professions_kept))
@@ -98,8 +100,7 @@ def legal_commands(state: State, seat: int, *, free: bool = True) -> list[Comman
                                           p.builders)
                 for b in rules.buildings:
                     if not p.has_building(b) and state.buildings_left[b] > 0:
-                        out.extend(Build(b, grid.cells_of(m))
-                                   for m in grid.listed_placements(b, zone))
+                        out.extend(_builds(grid, b, zone))
         if p.florins >= rules.profession_cost and used.get("profession", 0) < 1 \
                 and decks.deck_size(state.decks["profession"]):
             out.append(TakeProfession())
@@ -111,6 +112,14 @@ def legal_commands(state: State, seat: int, *, free: bool = True) -> list[Comman
             out.append(TakeBonus())
     out.append(Done())
     return out
+
+
+@lru_cache(maxsize=64)
+def _builds(grid: Grid, building: str, zone: int) -> tuple[Build, ...]:
+    """Every build of `building` inside `zone`: while shapes are unknown, hundreds a
+    building; a seat's zone stays the same until it builds, so its next status mail
+    lists the same (commands are values: sharing them is safe)."""
+    return tuple(Build(building, cells) for cells in grid.placements(building, zone))
 
 
 def _recruits(state: State, seat: int) -> list[Command]:
