@@ -135,3 +135,15 @@ def test_unlisted_commands_are_refused(n_players: int, seed: int) -> None:
     assert kinds_refused >= {"Sell", "Keep", "Open", "Take", "Bid", "Pass", "Done",
                              "TakeProfession", "TakeBonus", "Freedom", "Choose", "Place",
                              "Build", "Work", "Recruit"}
+
+
+def test_a_seat_that_built_nothing_is_listed_the_same_builds_again() -> None:
+    # A status mail lists the seat's builds after every move (hundreds a building
+    # while the shapes are unknown): those of an unchanged zone are made once.
+    seen = 0
+    for state, seat, _, _, _ in steps(playout(4, 1)):
+        first = [c for c in legal_commands(state, seat) if isinstance(c, Build)]
+        again = [c for c in legal_commands(state, seat) if isinstance(c, Build)]
+        assert again == first and all(a is b for a, b in zip(again, first, strict=True))
+        seen += bool(first)
+    assert seen > 10
