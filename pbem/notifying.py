@@ -81,12 +81,15 @@ class Post:
         return self.cfg.reply_address(seat.token)
 
 
-def legal_lines(loaded: Loaded, seat: int, tracker: Tracker = START) -> list[str]:
-    """A seat's legal commands now, the undo protocol's last, in short."""
+def legal_lines(loaded: Loaded, seat: int, tracker: Tracker = START,
+                view: Any = None) -> list[str]:
+    """A seat's legal commands now, the undo protocol's last, in short (`view`: the
+    seat's, if it is at hand)."""
     game, state = loaded.rules.game, loaded.state
     cmds = [*game.legal_commands(state, seat),
             *legal_undo_commands(game, state, tracker, seat)]
-    return loaded.rules.presenter.summarise_commands(cmds, loaded.view(seat))
+    return loaded.rules.presenter.summarise_commands(
+        cmds, loaded.view(seat) if view is None else view)
 
 
 def changes_for(loaded: Loaded, events: Sequence[Any], seat: int) -> list[str]:
@@ -181,7 +184,7 @@ def _status(post: Post, s: Session, row: Game, seat: Seat, loaded: Loaded, now: 
                          changes=changes_for(loaded, loaded.events[seat.mailed_version:],
                                              seat.seat),
                          echo=echo, ignored=ignored,
-                         legal=legal_lines(loaded, seat.seat, tracker),
+                         legal=legal_lines(loaded, seat.seat, tracker, view),
                          deadline=row.deadline, tz=seat.tz, notice=notice,
                          position=head(state.version, digest),
                          undo_line=undo_line(loaded.rules.grammar, loaded.names, tracker,
