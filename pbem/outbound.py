@@ -112,7 +112,8 @@ class Renderer:
                 loader=FileSystemLoader(paths),
                 autoescape=select_autoescape(enabled_extensions=("html",), default=False),
                 undefined=StrictUndefined, trim_blocks=False, keep_trailing_newline=True,
-                bytecode_cache=self.cache, extensions=["jinja2.ext.i18n"])
+                bytecode_cache=self.cache, extensions=["jinja2.ext.i18n"],
+                auto_reload=False)  # no stat of each template file at every mail
             # the words of the language `pbem.i18n.speaking` set for the mail
             env.install_gettext_callables(  # type: ignore[attr-defined]
                 gettext=i18n.gettext, ngettext=i18n.ngettext, pgettext=i18n.pgettext,
