@@ -183,7 +183,8 @@ class Grid:
     def _placements(self, tile: str, zone: int) -> tuple[tuple[str, ...], ...]:
         """The cells of every placement of the tile inside `zone`, in the order
         `listed_placements` gives them."""
-        return tuple(self.cells_of(m) for m in self.listed_placements(tile, zone))
+        outside = self.all & ~zone
+        return tuple(map(self.cells_of, [m for m in self._translations(tile) if not m & outside]))
 
     def _fits(self, tile: str, zone: int) -> bool:
         """True if the tile can be placed somewhere inside `zone`.
