@@ -6,7 +6,6 @@ last address); 2 a usage error.
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
@@ -28,7 +27,12 @@ def list_command(game: str, seat: Annotated[str, typer.Argument(help="the seat's
         found = mod.addresses(game, seat)
     except PbemError as e:
         _fail(str(e))
-    typer.echo(json.dumps(found) if as_json else "\n".join(found))
+    if as_json:
+        import json  # here: `pbem --help` builds this command without it
+
+        typer.echo(json.dumps(found))
+    else:
+        typer.echo("\n".join(found))
 
 
 @app.command("add")

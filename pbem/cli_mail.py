@@ -7,15 +7,13 @@ Settings come from PBEM_* environment variables and an optional TOML file (see
 opened, read or written (one line on stderr, never a traceback).
 
 The database and mail stack (SQLModel, SQLAlchemy, the moderator, the transports) is
-imported inside the commands that use it, so that `pbem --help` and the log tools
-start without it.
+imported inside the commands that use it, and so are json and logging, so that `pbem
+--help` (which builds every command) and the log tools start without them.
 """
 
 from __future__ import annotations
 
 import functools
-import json
-import logging
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -29,8 +27,6 @@ from .errors import PbemError, StoreError
 if TYPE_CHECKING:
     from .config import Config
     from .moderator import Moderator
-
-log = logging.getLogger("pbem")
 
 
 def _config(db: Path | None = None) -> Config:
@@ -90,6 +86,8 @@ def _moderator(db: Path | None = None) -> Moderator:
 
 
 def _logging(verbose: bool) -> None:
+    import logging
+
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
@@ -112,6 +110,8 @@ def init_command(db: DbOption = None,
         store.dispose()
     where = cfg.database_url.split("@")[-1] if cfg.database_url else str(cfg.db_path)
     if as_json:
+        import json
+
         typer.echo(json.dumps({"database": where, "before": done.before, "after": done.after,
                                "changed": done.changed}))
     else:
@@ -324,6 +324,8 @@ def status_command(
             "outbox": outbox, "undo": undo,
         }
     if as_json:
+        import json
+
         typer.echo(json.dumps({**meta, "view": presenter.view_to_json(view)}, indent=2))
         return
     flags = " (paused)" if g.paused else " (finished)" if g.finished else ""

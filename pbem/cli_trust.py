@@ -8,7 +8,6 @@ imported when the command runs, so that `pbem --help` starts without it.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -52,6 +51,8 @@ def verify_command(
         r = verify_file(f, head or [])
         bad = bad or not r.ok
         if as_json:
+            import json  # here: `pbem --help` builds this command without it
+
             typer.echo(json.dumps(r.to_json(), ensure_ascii=False))
             continue
         typer.echo(r.summary())

@@ -98,6 +98,35 @@ def test_help_imports_no_rules_of_a_game() -> None:
     assert not any(m.startswith("notation.") and m != "notation.registry" for m in modules)
 
 
+CONSOLE = """
+import sys
+sys.argv = ["pbem", *sys.argv[1:]]
+from pbem.cli import main
+try:
+    main()
+except SystemExit:
+    pass
+print("\\n".join(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+def console_modules(*args: str) -> set[str]:
+    """Every module the `pbem` script's run with `args` imported (it runs in a fresh
+    interpreter without the test runner's own modules)."""
+    done = subprocess.run([sys.executable, "-c", CONSOLE, *args], capture_output=True,
+                          text=True, check=True, cwd=ROOT, timeout=120)
+    return set(done.stderr.split())
+
+
+def test_help_and_replay_import_no_json_or_logging() -> None:
+    """`pbem --help` builds every command and runs none: their json and logging wait
+    until one runs; nor does replay of a recorded log need them."""
+    for args in (["--help"], ["replay", str(RECORDED)], ["replay", str(SIGNORIE_RECORDED)]):
+        modules = console_modules(*args)
+        assert "pbem.cli" in modules and not modules & {"json", "logging"}, args
+    assert "json" in console_modules("verify", str(EXPORTED))  # the probe sees them
+
+
 def test_a_database_command_does_import_them(tmp_path: Path) -> None:
     """The probe sees the stack where it is used: `pbem init` loads it."""
     codes, modules = run_cli(["init", "--db", str(tmp_path / "x.sqlite")])
