@@ -3,17 +3,22 @@
 A command is built when it is first looked up, its module imported then: `pbem
 replay` loads `pbem.cli_logs` and has typer build `replay` alone, not the moderator's
 commands and their modules (tests/logs/test_startup.py, scripts/bench_startup.py). A
-help page that lists the commands builds them all.
+help page that lists the commands imports their modules but builds none: it lists each
+by a stand-in of the same class, name and help (`listed_command`; building them all,
+their parameters read from the functions' signatures, cost `pbem --help` a fifth of
+`import typer` more).
 """
 
 from __future__ import annotations
 
 import gc
+import inspect
 from collections.abc import Iterator, MutableMapping
 from importlib import import_module
 from typing import Any
 
 import typer
+from typer.core import TyperCommand
 from typer.main import get_command_from_info, get_group_from_info
 
 from .cli_games import GamesGroup
@@ -49,23 +54,60 @@ class LazyCommands(MutableMapping[str, Any]):
     def __delitem__(self, name: str) -> None:
         del self._entries[name]
 
+    def __contains__(self, name: object) -> bool:
+        return name in self._entries  # without building it
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._entries)
 
     def __len__(self) -> int:
         return len(self._entries)
 
+    def listed(self, name: str) -> Any:
+        """The command `name` as a help page lists it: the command if built, else its
+        stand-in (`listed_command`)."""
+        found = self._entries[name]
+        return listed_command(name, found) if isinstance(found, str) else found
+
+
+_registered: dict[str, typer.Typer] = {}
+
+
+def registered(module: str) -> typer.Typer:
+    """A Typer with the commands `pbem.<module>` registers (made once)."""
+    found = _registered.get(module)
+    if found is None:
+        found = _registered[module] = typer.Typer()
+        import_module(f"{__package__}.{module}").register(found)
+    return found
+
+
+def listed_command(name: str, module: str) -> Any:
+    """A stand-in of the click command `name` that `pbem.<module>` registers, for a
+    help page's list of commands: of the class typer would build, with its name and
+    the help, short help, hidden and deprecated marks typer would give it (the list
+    shows nothing else), and no parameters, so that nothing is read from the
+    function's signature. A group of commands is built whole."""
+    for info in registered(module).registered_commands:
+        if info.name == name:
+            assert info.callback is not None
+            use_help = (inspect.getdoc(info.callback) if info.help is None
+                        else inspect.cleandoc(info.help))
+            return (info.cls or TyperCommand)(
+                name=name, help=use_help, short_help=info.short_help, hidden=info.hidden,
+                deprecated=info.deprecated, rich_markup_mode=app.rich_markup_mode)
+    return build_command(name, module)
+
 
 def build_command(name: str, module: str) -> Any:
     """The click command `name` that `pbem.<module>` registers, built as typer builds
     the commands of `app`."""
-    registered = typer.Typer()
-    import_module(f"{__package__}.{module}").register(registered)
-    for info in registered.registered_commands:
+    registered_ = registered(module)
+    for info in registered_.registered_commands:
         if info.name == name:
             return get_command_from_info(info, pretty_exceptions_short=app.pretty_exceptions_short,
                                          rich_markup_mode=app.rich_markup_mode)
-    for group in registered.registered_groups:
+    for group in registered_.registered_groups:
         if group.name == name:
             return get_group_from_info(group, pretty_exceptions_short=app.pretty_exceptions_short,
                                        rich_markup_mode=app.rich_markup_mode,
@@ -79,6 +121,25 @@ class PbemGroup(GamesGroup):
     def __init__(self, **attrs: Any) -> None:
         super().__init__(**attrs)
         self.commands = LazyCommands({**COMMANDS, **self.commands})
+        self._listing = False
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        if self._listing and isinstance(self.commands, LazyCommands) \
+                and cmd_name in self.commands:
+            return self.commands.listed(cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        """The commands' names, in order (typer's own reads the commands: builds them)."""
+        return list(self.commands)
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """The list of commands, of stand-ins for those not built yet."""
+        self._listing = True
+        try:
+            super().format_commands(ctx, formatter)
+        finally:
+            self._listing = False
 
 
 def _show_version(wanted: bool) -> None:

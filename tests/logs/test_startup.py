@@ -278,3 +278,24 @@ def test_a_log_tool_loads_no_other_game(game: str) -> None:
     codes, modules = run_cli(["show", str(recorded), "--at", "30"])
     assert codes[0][0] == 0 and codes[0][1], codes
     assert within(modules, others) == []
+
+
+def test_the_help_page_lists_the_commands_without_building_them() -> None:
+    """`pbem --help` lists every command by a stand-in (no parameters read from the
+    functions' signatures): the same page as when every command is built."""
+    import typer.main
+
+    from pbem.cli import LazyCommands, app
+
+    group = typer.main.get_command(app)
+    ctx = typer.main._click.Context(group, info_name="pbem")
+    lazy = group.get_help(ctx)
+    commands = group.commands
+    assert isinstance(commands, LazyCommands)
+    assert all(isinstance(commands._entries[n], str) for n in commands)
+    for name in group.list_commands(ctx):
+        assert group.get_command(ctx, name) is not None
+    assert not any(isinstance(commands._entries[n], str) for n in commands)
+    built = group.get_help(ctx)
+    assert lazy == built
+    assert "replay" in lazy and "Verify finished games offline" in lazy
