@@ -4,7 +4,7 @@ A command is built when it is first looked up, its module imported then: `pbem
 replay` loads `pbem.cli_logs` and has typer build `replay` alone, not the moderator's
 commands and their modules (tests/logs/test_startup.py, scripts/bench_startup.py). A
 help page that lists the commands imports their modules but builds none: it lists each
-by a stand-in of the same class, name and help (`listed_command`; building them all,
+by a stand-in of the same class, name and help (`listed_command`; to make them all,
 their parameters read from the functions' signatures, cost `pbem --help` a fifth of
 `import typer` more).
 """
@@ -55,7 +55,7 @@ class LazyCommands(MutableMapping[str, Any]):
         del self._entries[name]
 
     def __contains__(self, name: object) -> bool:
-        return name in self._entries  # without building it
+        return name in self._entries  # without making the command
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._entries)
