@@ -11,7 +11,6 @@ workers started together each pay for them at once.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from datetime import datetime
 from email.message import EmailMessage
@@ -36,8 +35,7 @@ def warm_up(mod: Moderator, now: datetime) -> list[str]:
     nothing reaches `mod`'s database, its outbox or its cache of games). Returns the
     games played; a game that cannot be warmed (none of its seats can act) is
     started only."""
-    scratch = Moderator(Store("sqlite://"), dataclasses.replace(mod.cfg),
-                        mod.renderer)
+    scratch = Moderator(Store("sqlite://"), mod.cfg, mod.renderer)
     SQLModel.metadata.create_all(scratch.store.engine, tables=TABLES)  # no migrations
     try:
         for name in GAMES.names():
