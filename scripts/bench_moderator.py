@@ -802,7 +802,8 @@ def _machine_busy() -> tuple[float, float]:
 PROFILE = False
 """--profile: each worker of a run with --worker-logs runs under cProfile (CPU time),
 from the start of the clock to its end (SIGUSR1, SIGUSR2), and writes `worker-N.prof`
-beside its log when it stops."""
+beside its log when it stops, and `worker-N.sql.json`: each SQL statement it ran in
+that time, with the milliseconds from sending it to its answer."""
 
 
 def worker_code(logs: Path | None, k: int) -> str:
@@ -810,12 +811,23 @@ def worker_code(logs: Path | None, k: int) -> str:
     --profile (enabled by SIGUSR1, disabled by SIGUSR2, written when it stops)."""
     if not PROFILE or logs is None:
         return "from pbem.cli import app; app()"
-    return ("import cProfile, signal, time\nfrom pbem.cli import app\n"
-            "p = cProfile.Profile(time.process_time)\n"
-            "signal.signal(signal.SIGUSR1, lambda *_: p.enable())\n"
-            "signal.signal(signal.SIGUSR2, lambda *_: p.disable())\n"
+    stem = str(logs / f"worker-{k + 1}")
+    return ("import cProfile, json, signal, time\nfrom pbem.cli import app\n"
+            "from sqlalchemy import event\nfrom sqlalchemy.engine import Engine\n"
+            "p = cProfile.Profile(time.process_time)\non, sql, t0 = [], [], {}\n"
+            "def start(*_):\n    on.append(1)\n    p.enable()\n"
+            "def stop(*_):\n    on.clear()\n    p.disable()\n"
+            "signal.signal(signal.SIGUSR1, start)\nsignal.signal(signal.SIGUSR2, stop)\n"
+            "@event.listens_for(Engine, 'before_cursor_execute')\n"
+            "def _b(conn, cur, st, *_):\n    t0[id(cur)] = time.perf_counter()\n"
+            "@event.listens_for(Engine, 'after_cursor_execute')\n"
+            "def _a(conn, cur, st, *_):\n"
+            "    if on:\n"
+            "        sql.append((' '.join(st.split())[:70],"
+            " (time.perf_counter() - t0.pop(id(cur), 0)) * 1000))\n"
             "try:\n    app()\nfinally:\n    p.disable()\n"
-            f"    p.dump_stats({str(logs / f'worker-{k + 1}.prof')!r})")
+            f"    p.dump_stats({stem + '.prof'!r})\n"
+            f"    json.dump(sql, open({stem + '.sql.json'!r}, 'w'))")
 
 
 def drain_run(cfg: Config, specs: list[PlayerSpec], n_workers: int, n_games: int,
@@ -1017,7 +1029,8 @@ def main() -> None:
                          "end time, in `clock`) in a folder of this folder")
     ap.add_argument("--profile", action="store_true",
                     help="with --worker-logs: run each worker under cProfile and keep its "
-                         "stats (worker-N.prof) beside its log")
+                         "stats (worker-N.prof) and its statements' times "
+                         "(worker-N.sql.json) beside its log")
     ap.add_argument("--deadlines", type=int, default=0,
                     help="time an idle deadline pass over this many games")
     args = ap.parse_args()
