@@ -255,7 +255,7 @@ def serve_command(verbose: Annotated[bool, typer.Option("-v")] = True,
 
     SIGTERM or Ctrl-C (SIGINT) stops it cleanly: the mail in hand is finished, then it
     exits 0. A second signal stops it at once (exit 130)."""
-    from .runner import Stopper, serve, transports
+    from .runner import Stopper, serve, transports, warm
     from .workers import WorkerBusy, single_worker, worker_name
 
     _logging(verbose)
@@ -265,6 +265,7 @@ def serve_command(verbose: Annotated[bool, typer.Option("-v")] = True,
     try:
         with single_worker(mod.store, mod.cfg.db_path):
             stopper.install()
+            warm(mod)
             typer.echo(f"serving {mod.cfg.moderator_address} ({mod.cfg.transport}) as "
                        f"{worker_name()}; Ctrl-C or SIGTERM stops")
             serve(mod, inbox, sender, stop=stopper)

@@ -301,6 +301,17 @@ def _subject(msg: Message) -> str:
     return clean_text(value, 300)
 
 
+def mail_key(raw: bytes) -> str:
+    """The Message-ID `parse_mail` gives a raw mail (`message_key`), read from its
+    headers alone: a worker reads this of every mail it fetched, and the rest of a
+    mail only once it has taken it."""
+    try:
+        msg = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(raw)
+    except Exception:
+        msg = Message()
+    return _guarded(lambda: message_key(msg, raw), message_key(Message(), raw))
+
+
 def parse_mail(raw: bytes, *, max_body: int = 64 * 1024, truncated: bool = False) -> ParsedMail:
     """Read a raw mail. Never raises for bad input: problems end up in `problem`, and
     every header value is cleaned (`pbem.headers`), so it can be stored and quoted."""

@@ -25,9 +25,10 @@ registries by the game's name (`pbem.loading.Rules`).
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property, partial
 from typing import Any
 
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -43,7 +44,7 @@ from .errors import ConflictError, StoreError
 from .guard import Repeated
 from .i18n import Said, language_setting, speaking
 from .i18n import confirmation as language_confirmation
-from .inbound import Envelope, MailRejected, ParsedMail, parse_mail
+from .inbound import Envelope, MailRejected, ParsedMail, mail_key, parse_mail
 from .loading import Games, Loaded
 from .mail_settings import confirmation, mail_setting
 from .notifying import Post, announce, confirm_setting, tell
@@ -85,11 +86,21 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Waiting:
-    """A mail fetched from the inbox, read (`Moderator.parse`)."""
+    """A mail fetched from the inbox (`Moderator.waiting`): its Message-ID, read from
+    its headers at once, and the rest of it, `parsed`, read when it is first asked
+    for (by the worker that takes the mail; the others never read it)."""
 
     uid: str
     raw: bytes
-    parsed: ParsedMail
+    message_id: str
+    read: Callable[[bytes], ParsedMail] = field(repr=False, compare=False)
+
+    @cached_property
+    def parsed(self) -> ParsedMail:
+        """The mail read (`Moderator.parse`), with the Message-ID it was claimed by."""
+        parsed = self.read(self.raw)
+        parsed.message_id = self.message_id  # the same header, read the same way
+        return parsed
 
 
 class MailCrashed(Exception):
@@ -161,10 +172,15 @@ class Moderator:
         """A raw mail read, its body within the configured limit (`pbem.inbound`)."""
         return parse_mail(raw, max_body=self.cfg.max_body_bytes, truncated=truncated)
 
+    def waiting(self, uid: str, raw: bytes, *, truncated: bool = False) -> Waiting:
+        """A fetched mail as the inbox's loop holds it: its Message-ID read now, the
+        rest when it is taken (`Waiting.parsed`)."""
+        return Waiting(uid, raw, mail_key(raw), partial(self.parse, truncated=truncated))
+
     def process_mail(self, raw: bytes, now: datetime, *, uid: str = "",
                      truncated: bool = False) -> Outcome:
         """Process one raw mail exactly once (see the module docstring)."""
-        return self._process(Waiting(uid, raw, self.parse(raw, truncated=truncated)), now)
+        return self._process(self.waiting(uid, raw, truncated=truncated), now)
 
     def _process(self, mail: Waiting, now: datetime, *, claimed: bool = False) -> Outcome:
         """Process `mail` in a transaction of its own (`claimed`: the first one has
@@ -199,21 +215,21 @@ class Moderator:
             MailCrashed: processing the claimed mail raised an unexpected error (a
                 bug; nothing of it was stored).
         """
-        ids = list(dict.fromkeys(w.parsed.message_id for w in waiting))
+        ids = list(dict.fromkeys(w.message_id for w in waiting))
         mail: Waiting | None = None
         try:
             with self.store.transaction() as s:
                 mid = claim_next(s, ids)
                 if mid is None:
                     stored = stored_among(s, ids)
-                    return None, [w for w in waiting if w.parsed.message_id in stored]
-                mail = next(w for w in waiting if w.parsed.message_id == mid)
+                    return None, [w for w in waiting if w.message_id in stored]
+                mail = next(w for w in waiting if w.message_id == mid)
                 return (mail, self._handle(s, mail.parsed, mail.raw, mail.uid, now)), []
         except (ConflictError, IntegrityError) as e:
             if mail is None:
                 raise
             # Another worker stored this mail or moved the game on: try again.
-            log.info("retrying %s after a concurrent write (%s)", mail.parsed.message_id, e)
+            log.info("retrying %s after a concurrent write (%s)", mail.message_id, e)
             self.games.forget()
         except (DBAPIError, StoreError):
             raise

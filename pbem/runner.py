@@ -23,7 +23,7 @@ from sqlalchemy.exc import DBAPIError
 from .config import Config
 from .deadlines import DeadlineReport, check_deadlines
 from .errors import PbemError, StoreError, TransportError
-from .moderator import MailCrashed, Moderator, Outcome, Waiting
+from .moderator import MailCrashed, Moderator, Outcome
 from .outbound import Sender, SendReport, send_due
 from .store import Store, utcnow
 from .transport import DirInbox, DirSender, ImapInbox, Inbox, MailDirs, SmtpSender
@@ -59,7 +59,8 @@ def transports(cfg: Config) -> tuple[Callable[[], Inbox], Sender]:
 
 
 def process_inbox(mod: Moderator, inbox: Inbox, clock: Clock, report: PassReport,
-                  limit: int = 100, stop: threading.Event | None = None) -> int:
+                  limit: int = 100, stop: threading.Event | None = None,
+                  others: set[str] | None = None) -> int:
     """Process the waiting mails of an open inbox; returns how many were fetched.
 
     Each transaction claims the next mail that no other worker holds or has stored,
@@ -67,14 +68,22 @@ def process_inbox(mod: Moderator, inbox: Inbox, clock: Clock, report: PassReport
     is left, those stored are moved out as duplicates and the rest are left to the
     workers that hold them.
 
+    `others` (a worker that serves, across its passes): the Message-IDs of the mails
+    found stored by another worker last time and left to it, since the worker that
+    stored a mail moves it itself once it is through its batch (moving it here too
+    would only race that move). A mail found stored again on the next pass (its
+    worker stopped before it moved it) is moved then, as a duplicate. The set is
+    updated to this pass's. Without it, every stored mail is moved at once.
+
     With `stop` set, the mail in hand is finished and the rest are left in the inbox
     for the next pass (0 is returned, so callers do not fetch again). The mails
     committed are moved out of the inbox at the end, together (`Inbox.flush`); a
     crash before that leaves them to the next pass, as duplicates by Message-ID."""
     fetched = inbox.fetch(limit)
+    seen = set(others or ())
+    left: set[str] = set()  # found stored by another worker, left to it
     try:
-        waiting = [Waiting(f.uid, f.raw, mod.parse(f.raw, truncated=f.truncated))
-                   for f in fetched]
+        waiting = [mod.waiting(f.uid, f.raw, truncated=f.truncated) for f in fetched]
         while waiting:
             if stop is not None and stop.is_set():
                 return 0
@@ -90,7 +99,10 @@ def process_inbox(mod: Moderator, inbox: Inbox, clock: Clock, report: PassReport
                 # The database is the problem, not the mail: leave it for the next pass.
                 raise StoreError(f"database: {e}") from e
             for mail in stored:
-                report.outcomes.append(Outcome("duplicate", note=mail.parsed.message_id))
+                if others is not None and mail.message_id not in seen:
+                    left.add(mail.message_id)
+                    continue
+                report.outcomes.append(Outcome("duplicate", note=mail.message_id))
                 inbox.done(mail.uid)
             if claimed is None:
                 break  # the rest another worker has; it moves them once committed
@@ -102,6 +114,9 @@ def process_inbox(mod: Moderator, inbox: Inbox, clock: Clock, report: PassReport
             inbox.done(mail.uid)
     finally:
         inbox.flush()  # the committed mails' moves, together
+        if others is not None:
+            others.clear()
+            others.update(left)
     return len(fetched)
 
 
@@ -183,13 +198,15 @@ def serve(mod: Moderator, inbox_factory: Callable[[], Inbox], sender: Sender,
     halt = stopper.event
     cfg = mod.cfg
     pause = 1.0
+    others: set[str] = set()  # stored by other workers, left to them (`process_inbox`)
     while not halt.is_set():
         try:
             with inbox_factory() as inbox:
                 pause = 1.0
                 while not halt.is_set():
                     report = PassReport()
-                    while process_inbox(mod, inbox, clock, report, stop=halt) == 100:
+                    while process_inbox(mod, inbox, clock, report, stop=halt,
+                                        others=others) == 100:
                         pass
                     if halt.is_set():
                         break
@@ -215,6 +232,20 @@ def serve(mod: Moderator, inbox_factory: Callable[[], Inbox], sender: Sender,
             if halt.is_set():
                 raise  # a second stop signal
             return
+
+
+def warm(mod: Moderator, clock: Clock = utcnow) -> None:
+    """Warm a worker up before it serves (`pbem.warming`); a failure is logged and the
+    worker serves unwarmed."""
+    from .warming import warm_up
+
+    t0 = time.perf_counter()
+    try:
+        games = warm_up(mod, clock())
+    except Exception:  # the warm-up only saves time: never let it stop a worker
+        log.warning("the warm-up failed; serving without it", exc_info=True)
+        return
+    log.info("warmed up (%s) in %.2f s", ", ".join(games), time.perf_counter() - t0)
 
 
 def open_moderator(cfg: Config) -> Moderator:

@@ -799,6 +799,37 @@ def _machine_busy() -> tuple[float, float]:
     return (sum(fields) - idle) / tick, sum(fields) / tick
 
 
+PROFILE = False
+"""--profile: each worker of a run with --worker-logs runs under cProfile (CPU time),
+from the start of the clock to its end (SIGUSR1, SIGUSR2), and writes `worker-N.prof`
+beside its log when it stops, and `worker-N.sql.json`: each SQL statement it ran in
+that time, with the milliseconds from sending it to its answer."""
+
+
+def worker_code(logs: Path | None, k: int) -> str:
+    """The `python -c` program of worker `k`: `pbem serve`, under cProfile with
+    --profile (enabled by SIGUSR1, disabled by SIGUSR2, written when it stops)."""
+    if not PROFILE or logs is None:
+        return "from pbem.cli import app; app()"
+    stem = str(logs / f"worker-{k + 1}")
+    return ("import cProfile, json, signal, time\nfrom pbem.cli import app\n"
+            "from sqlalchemy import event\nfrom sqlalchemy.engine import Engine\n"
+            "p = cProfile.Profile(time.process_time)\non, sql, t0 = [], [], {}\n"
+            "def start(*_):\n    on.append(1)\n    p.enable()\n"
+            "def stop(*_):\n    on.clear()\n    p.disable()\n"
+            "signal.signal(signal.SIGUSR1, start)\nsignal.signal(signal.SIGUSR2, stop)\n"
+            "@event.listens_for(Engine, 'before_cursor_execute')\n"
+            "def _b(conn, cur, st, *_):\n    t0[id(cur)] = time.perf_counter()\n"
+            "@event.listens_for(Engine, 'after_cursor_execute')\n"
+            "def _a(conn, cur, st, *_):\n"
+            "    if on:\n"
+            "        sql.append((' '.join(st.split())[:70],"
+            " (time.perf_counter() - t0.pop(id(cur), 0)) * 1000))\n"
+            "try:\n    app()\nfinally:\n    p.disable()\n"
+            f"    p.dump_stats({stem + '.prof'!r})\n"
+            f"    json.dump(sql, open({stem + '.sql.json'!r}, 'w'))")
+
+
 def drain_run(cfg: Config, specs: list[PlayerSpec], n_workers: int, n_games: int,
               seed: str, away: Away, tree: Path | None = None,
               logs: Path | None = None) -> dict[str, float]:
@@ -829,7 +860,7 @@ def drain_run(cfg: Config, specs: list[PlayerSpec], n_workers: int, n_games: int
     env = worker_env(away.worker_cfg(cfg), tree)
     if logs is not None:
         logs.mkdir(parents=True, exist_ok=True)
-    procs = [subprocess.Popen([sys.executable, "-c", "from pbem.cli import app; app()", "serve"],
+    procs = [subprocess.Popen([sys.executable, "-c", worker_code(logs, k), "serve"],
                               env=env, stdout=subprocess.PIPE, text=True, cwd=tree,
                               stderr=(logs / f"worker-{k + 1}.log").open("w")
                               if logs is not None else subprocess.DEVNULL)
@@ -843,6 +874,9 @@ def drain_run(cfg: Config, specs: list[PlayerSpec], n_workers: int, n_games: int
         busy0, total0 = _machine_busy()
         groups0 = cpu_by_group([p.pid for p in procs], away.relay_pid)
         trips0 = away.round_trips(cfg)
+        if PROFILE and logs is not None:
+            for p in procs:
+                p.send_signal(signal.SIGUSR1)
         t0, start = time.perf_counter(), time.time()
         box.folder.set("staging")
         box.move(box.uids("ALL"), "INBOX")
@@ -855,6 +889,9 @@ def drain_run(cfg: Config, specs: list[PlayerSpec], n_workers: int, n_games: int
                 break
             time.sleep(0.02)
         took = time.perf_counter() - t0
+        if PROFILE and logs is not None:
+            for p in procs:
+                p.send_signal(signal.SIGUSR2)
         if logs is not None:
             (logs / "clock").write_text(f"{start} {start + took}\n")
         cpu = sum(_cpu_seconds(p.pid) for p in procs) - cpu0
@@ -990,9 +1027,15 @@ def main() -> None:
     ap.add_argument("--worker-logs", default="",
                     help="with --backlog: keep each run's worker logs (and its start and "
                          "end time, in `clock`) in a folder of this folder")
+    ap.add_argument("--profile", action="store_true",
+                    help="with --worker-logs: run each worker under cProfile and keep its "
+                         "stats (worker-N.prof) and its statements' times "
+                         "(worker-N.sql.json) beside its log")
     ap.add_argument("--deadlines", type=int, default=0,
                     help="time an idle deadline pass over this many games")
     args = ap.parse_args()
+    global PROFILE
+    PROFILE = args.profile
     if args.deadlines:
         run_deadlines(args)
     elif args.workers:

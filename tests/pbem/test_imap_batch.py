@@ -310,6 +310,9 @@ class Mod:
     def parse(self, raw: bytes, **_: object) -> ParsedMail:
         return ParsedMail(raw.decode(), "", "", [], [], None, "")
 
+    def waiting(self, uid: str, raw: bytes, **_: object) -> Waiting:
+        return Waiting(uid, raw, raw.decode(), self.parse)
+
     def process_next(self, waiting: Sequence[Waiting], now: datetime
                      ) -> tuple[tuple[Waiting, Outcome] | None, list[Waiting]]:
         mail = waiting[0]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from email.message import EmailMessage
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +11,7 @@ from pbem.inbound import (
     auto_reason,
     command_lines,
     html_to_text,
+    mail_key,
     parse_mail,
     split_envelope,
     token_from,
@@ -128,3 +130,21 @@ def test_garbage_bytes_never_raise() -> None:
     for junk in (b"", b"\x00\xff" * 100, b"Content-Type: multipart/mixed; boundary=x\r\n\r\n--x"):
         p = parse_mail(junk)
         assert p.message_id.startswith("<")
+
+
+def test_the_message_id_read_from_the_headers_alone_is_the_one_the_mail_gives() -> None:
+    """A worker reads only the Message-ID of a mail it fetched (`mail_key`), and the
+    rest once it has taken it: both must name the mail alike, whatever it holds."""
+    corpus = [p.read_bytes() for p in sorted((Path(__file__).parent / "reply_corpus")
+                                             .glob("*.eml"))]
+    nested = b"Content-Type: multipart/mixed; boundary=x\r\n\r\n" + (
+        b"--x\r\nContent-Type: multipart/mixed; boundary=x\r\n\r\n" * 2000)
+    odd = [b"", b"\x00\xff" * 100, nested, _with_charset(b"pass\r\n", "x-klingon"),
+           b"Message-ID:\r\n <folded@x>\r\n\r\npass\r\n",
+           b"Message-ID: =?utf-8?q?=E2=80=94?= <\xe2\x80\x94@x>\r\n\r\npass\r\n",
+           b"Message-ID: <a@x>\r\nMessage-ID: <b@x>\r\n\r\npass\r\n",
+           b"message-id: <" + b"x" * 900 + b"@x>\r\n\r\npass\r\n",
+           b"From: a@x.org\r\nSubject: no id\r\n\r\npass\r\n"]
+    assert len(corpus) > 20
+    for data in corpus + odd:
+        assert mail_key(data) == parse_mail(data).message_id, data[:80]

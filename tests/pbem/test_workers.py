@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import event
 from sqlmodel import col, func, select
 
-from pbem import moderator
+from pbem import inbound, moderator
 from pbem.config import Config
 from pbem.deadlines import check_deadlines
 from pbem.errors import TransportError
@@ -377,6 +377,61 @@ def test_mails_held_or_stored_by_other_workers_cost_one_statement(store: Store,
     assert [o.status for o in report.outcomes] == ["rejected", "duplicate", "duplicate"]
     assert sorted(box.processed) == sorted([uids[4], uids[0], uids[1]])
     assert set(box.mails) == {uids[2], uids[3]}  # left to their holder
+
+
+def test_a_worker_reads_only_the_mails_it_takes(store: Store, url: str,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every worker fetches every new mail, but reads of each only its Message-ID
+    (from the headers); the body, the sender and the rest are read by the worker that
+    takes the mail. The mails another worker has stored are moved out unread."""
+    _games(url, 1)
+    mod = Moderator(store, CFG)
+    box = FakeMailbox()
+    msgs = [mail("anna@example.org", "moderator@example.org", f"game pof-0\npass {i}\n")
+            for i in range(3)]
+    uids = [box.put(m) for m in msgs]
+    for m in msgs[:2]:  # stored by another worker
+        assert other_worker_processes(Store(url), m).status == "rejected"
+    read: list[str] = []
+
+    def parse_mail(raw: bytes, **kw: object) -> object:
+        read.append(raw.decode())
+        return inbound.parse_mail(raw, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(moderator, "parse_mail", parse_mail)
+    report = PassReport()
+    assert process_inbox(mod, box, lambda: NOW, report) == 3
+    assert [o.status for o in report.outcomes] == ["rejected", "duplicate", "duplicate"]
+    assert sorted(box.processed) == sorted(uids)
+    assert len(read) == 1 and str(msgs[2]["Message-ID"]) in read[0]
+
+
+def test_a_serving_worker_leaves_the_mails_others_stored_to_them_for_a_pass(
+        store: Store, url: str) -> None:
+    """A worker that serves does not move a mail another worker has stored: that
+    worker moves it once through its batch. Found stored again on the next pass (its
+    worker stopped first), the mail is moved then, as a duplicate; a mail its worker
+    did move is not looked for again."""
+    _games(url, 1)
+    mod = Moderator(store, CFG)
+    box = FakeMailbox()
+    msgs = [mail("anna@example.org", "moderator@example.org", f"game pof-0\npass {i}\n")
+            for i in range(3)]
+    uids = [box.put(m) for m in msgs]
+    for m in msgs[:2]:  # stored by another worker, which has not moved them yet
+        assert other_worker_processes(Store(url), m).status == "rejected"
+    others: set[str] = set()
+    report = PassReport()
+    assert process_inbox(mod, box, lambda: NOW, report, others=others) == 3
+    assert [o.status for o in report.outcomes] == ["rejected"]
+    assert box.processed == [uids[2]] and set(box.mails) == set(uids[:2])
+    assert others == {str(m["Message-ID"]) for m in msgs[:2]}
+    box.done(uids[0])  # the other worker moves one; it stops before the second
+    report = PassReport()
+    assert process_inbox(mod, box, lambda: NOW, report, others=others) == 1
+    assert [o.status for o in report.outcomes] == ["duplicate"]
+    assert box.mails == {} and box.processed == [uids[2], uids[0], uids[1]]
+    assert others == set()
 
 
 def other_worker_processes(store: Store, msg: EmailMessage) -> Outcome:
