@@ -354,16 +354,9 @@ def test_mails_held_or_stored_by_other_workers_cost_one_statement(store: Store,
     no Message-ID looked up for each of them, and the stored ones are moved out."""
     if store.is_sqlite:
         pytest.skip("one worker on SQLite")
-    _games(url, 1)
-    mod = Moderator(store, CFG)
-    box = FakeMailbox()
-    msgs = [mail("anna@example.org", "moderator@example.org", f"game pof-0\npass {i}\n")
-            for i in range(5)]
-    uids = [box.put(m) for m in msgs]
+    mod, box, msgs, uids = _two_stored_elsewhere(store, url, 5)
     ids = [str(m["Message-ID"]) for m in msgs]
     other = Store(url)
-    for m in msgs[:2]:  # stored by another worker
-        assert other_worker_processes(other, m).status == "rejected"
     with other.transaction() as held:  # held by another worker, at the front too
         assert claim_mail(held, ids[2]) and claim_mail(held, ids[3])
         report = PassReport()
@@ -384,14 +377,7 @@ def test_a_worker_reads_only_the_mails_it_takes(store: Store, url: str,
     """Every worker fetches every new mail, but reads of each only its Message-ID
     (from the headers); the body, the sender and the rest are read by the worker that
     takes the mail. The mails another worker has stored are moved out unread."""
-    _games(url, 1)
-    mod = Moderator(store, CFG)
-    box = FakeMailbox()
-    msgs = [mail("anna@example.org", "moderator@example.org", f"game pof-0\npass {i}\n")
-            for i in range(3)]
-    uids = [box.put(m) for m in msgs]
-    for m in msgs[:2]:  # stored by another worker
-        assert other_worker_processes(Store(url), m).status == "rejected"
+    mod, box, msgs, uids = _two_stored_elsewhere(store, url, 3)
     read: list[str] = []
 
     def parse_mail(raw: bytes, **kw: object) -> object:
@@ -412,15 +398,8 @@ def test_a_serving_worker_leaves_the_mails_others_stored_to_them_for_a_pass(
     worker moves it once through its batch. Found stored again on the next pass (its
     worker stopped first), the mail is moved then, as a duplicate; a mail its worker
     did move is not looked for again."""
-    _games(url, 1)
-    mod = Moderator(store, CFG)
-    box = FakeMailbox()
-    msgs = [mail("anna@example.org", "moderator@example.org", f"game pof-0\npass {i}\n")
-            for i in range(3)]
-    uids = [box.put(m) for m in msgs]
-    for m in msgs[:2]:  # stored by another worker, which has not moved them yet
-        assert other_worker_processes(Store(url), m).status == "rejected"
-    others: set[str] = set()
+    mod, box, msgs, uids = _two_stored_elsewhere(store, url, 3)
+    others: set[str] = set()  # the other worker has not moved its two yet
     report = PassReport()
     assert process_inbox(mod, box, lambda: NOW, report, others=others) == 3
     assert [o.status for o in report.outcomes] == ["rejected"]
@@ -436,6 +415,21 @@ def test_a_serving_worker_leaves_the_mails_others_stored_to_them_for_a_pass(
 
 def other_worker_processes(store: Store, msg: EmailMessage) -> Outcome:
     return Moderator(store, CFG).process_mail(msg.as_bytes(), NOW, uid="elsewhere")
+
+
+def _two_stored_elsewhere(store: Store, url: str, n: int
+                          ) -> tuple[Moderator, FakeMailbox, list[EmailMessage], list[str]]:
+    """A game, and `n` mails of it in the inbox, of which another worker has stored
+    the first two: the moderator, the inbox, the mails and their uids."""
+    _games(url, 1)
+    mod = Moderator(store, CFG)
+    box = FakeMailbox()
+    msgs = [mail("anna@example.org", "moderator@example.org", f"game pof-0\npass {i}\n")
+            for i in range(n)]
+    uids = [box.put(m) for m in msgs]
+    for m in msgs[:2]:
+        assert other_worker_processes(Store(url), m).status == "rejected"
+    return mod, box, msgs, uids
 
 
 def test_a_mail_stored_after_the_claim_saw_the_inbox_is_a_duplicate(
