@@ -25,7 +25,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from sqlalchemy import func, update
+from sqlalchemy import func, insert, update
 from sqlmodel import Session, col, select
 
 from engine import __version__ as ENGINE_VERSION
@@ -51,13 +51,18 @@ def _sources_digest(folders: tuple[Path, ...]) -> str:
 def engine_stamp(game: Any) -> str:
     """The game and the code a state of it was made by: its name, the engine's
     version, and a digest of the engine's sources and the game's own package."""
-    module = sys.modules.get(type(game).__module__)
+    return _stamp(type(game), game.name)
+
+
+@cache
+def _stamp(kind: type, name: str) -> str:
+    module = sys.modules.get(kind.__module__)
     folders = [_ENGINE_DIR]
     if module is not None and module.__file__:
         own = Path(module.__file__).resolve().parent
         if not own.is_relative_to(_ENGINE_DIR):
             folders.append(own)
-    return f"{game.name}:{ENGINE_VERSION}:{_sources_digest(tuple(folders))}"
+    return f"{name}:{ENGINE_VERSION}:{_sources_digest(tuple(folders))}"
 
 
 def read_only(mapping: dict[Any, Any]) -> MappingProxyType[Any, Any]:
@@ -85,13 +90,13 @@ def save(s: Session, row: Game, game: Any, state: Any, tracker: Tracker,
          moves: int) -> None:
     """Store the game's state at `row.version`, with `moves` commands stored and the
     undo protocol's `tracker`, in the session of the commit that made it."""
-    snap = Snapshot(game_id=row.id, version=row.version, moves=moves,
-                    engine=engine_stamp(game), data=dumps((state, tracker)))
-    result = s.execute(update(Snapshot).where(col(Snapshot.game_id) == row.id).values(
-        version=snap.version, moves=snap.moves, engine=snap.engine, data=snap.data),
-        execution_options={"synchronize_session": "evaluate"})
-    if result.rowcount == 0:  # type: ignore[attr-defined]
-        s.add(snap)  # the game's first
+    values = {"version": row.version, "moves": moves, "engine": engine_stamp(game),
+              "data": dumps((state, tracker))}
+    table = Snapshot.__table__
+    result = s.connection().execute(update(table).where(table.c.game_id == row.id)
+                                    .values(values))
+    if result.rowcount == 0:  # the game's first
+        s.connection().execute(insert(table).values(game_id=row.id, **values))
 
 
 def restore(s: Session, row: Game, game: Any) -> tuple[Any, Tracker, int] | None:
