@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from sqlalchemy import insert
 from sqlmodel import Session
 
 from . import snapshots
@@ -21,18 +22,20 @@ def commit(s: Session, games: Games, row: Game, before: Loaded, played: Played,
     hash chain."""
     game, state = before.rules.game, played.state
     digest = append_events(s, row, played.events, now)
-    n = count_moves(s, row.id)
-    for seat_no, text, version in played.moves:
-        s.add(MoveRow(game_id=row.id, n=n, seat=seat_no, command=text, version=version,
-                      source=source[:500], created=now))
-        n += 1
+    first_n = count_moves(s, row.id)
+    moves = [{"game_id": row.id, "n": n, "seat": seat_no, "command": text,
+              "version": version, "source": source[:500], "created": now}
+             for n, (seat_no, text, version) in enumerate(played.moves, first_n)]
+    if moves:
+        s.connection().execute(insert(MoveRow.__table__), moves)
+    n = first_n + len(moves)
     moves_added(s, row.id, n)
     if state.finished:
         row.finished, row.deadline = True, None
     elif first or set(game.to_act(state)) != set(game.to_act(before.state)):
         new_deadline(row, now)
     s.add(row)
-    after = Loaded(before.rules, extended(before.events, played.events), state)
+    after = Loaded(before.rules, extended(before.events, played.events), state, digest)
     games.remember(row, after, n, played.tracker)
     snapshots.save(s, row, game, state, played.tracker, n)
     return after, digest

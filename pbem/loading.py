@@ -23,7 +23,7 @@ from . import snapshots
 from .playing import UNDO_VERBS, Played, rebuild_tracker
 from .presenter import Presenter
 from .registry import presenter_for
-from .store import Game, MoveRow, count_moves, load_events
+from .store import Game, MoveRow, count_moves, known_head, load_events
 
 
 @dataclass(frozen=True)
@@ -113,6 +113,7 @@ class Loaded:
     rules: Rules
     events: Sequence[Any]  # a list, or an `EventLog` that reads them when asked
     state: Any
+    head: str | None = None  # the hash chain's head after the events, when known
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -172,6 +173,8 @@ class Games:
         if hit is not None and hit[0] == row.version:
             if isinstance(hit[1].events, EventLog):
                 hit[1].events.session = s  # read any older events in this session
+            if hit[1].head is not None:  # the next commit chains to it unread
+                known_head(s, row.id, row.version, hit[1].head)
             return hit[1]
         rules = Rules.of(row)
         snap = snapshots.restore(s, row, rules.game)

@@ -201,6 +201,9 @@ class Moderator:
                 self.games.forget()
                 if attempt == 4:
                     raise
+            except Exception:
+                self.games.forget()  # it may hold a game as the rolled back commit left it
+                raise
         raise AssertionError("unreachable")  # pragma: no cover
 
     def process_next(self, waiting: Sequence[Waiting], now: datetime
@@ -232,8 +235,10 @@ class Moderator:
             log.info("retrying %s after a concurrent write (%s)", mail.message_id, e)
             self.games.forget()
         except (DBAPIError, StoreError):
+            self.games.forget()  # it may hold a game as the rolled back commit left it
             raise
         except Exception as e:
+            self.games.forget()
             if mail is None:
                 raise
             raise MailCrashed(mail) from e

@@ -34,6 +34,7 @@ from sqlalchemy import (
     UniqueConstraint,
     event,
     func,
+    insert,
     or_,
     update,
 )
@@ -486,12 +487,14 @@ def append_events(session: Session, game: Game, events: Sequence[Any],
         .values(version=start + len(events)))
     if result.rowcount != 1:  # type: ignore[attr-defined]
         raise ConflictError(f"game {game.id} moved on from version {start}")
+    rows = []
     for i, e in enumerate(events):
-        payload = canonical_json(e)
         h = link(prev, e, game.seed)
-        session.add(EventRow(game_id=game.id, seq=start + i, type=type(e).__name__,
-                             payload=payload, prev_hash=prev, hash=h, created=now))
+        rows.append({"game_id": game.id, "seq": start + i, "type": type(e).__name__,
+                     "payload": canonical_json(e), "prev_hash": prev, "hash": h,
+                     "created": now})
         prev = h
+    session.connection().execute(insert(EventRow.__table__), rows)
     game.version = start + len(events)
     known_head(session, game.id, game.version, prev)
     return prev
