@@ -382,26 +382,41 @@ def seats_of(session: Session, game_id: str) -> list[Seat]:
 
 
 def seat_by_token(session: Session, token: str) -> Seat | None:
-    """The seat with this token. Its game's seats, row and sender check are read in
-    the same query and kept for the session: `seats_of`, `get_game` and
-    `required_auth` answer from them without asking the database again."""
+    """The seat with this token. Its game's seats, row, sender check and further
+    addresses are read in the same query and kept for the session: `seats_of`,
+    `get_game`, `required_auth` and `seat_addresses` answer from them without asking
+    the database again."""
     game_of = select(Seat.game_id).where(Seat.token == token).scalar_subquery()
-    rows = session.exec(select(Seat, Game, GameAuth.require)
+    rows = session.exec(select(Seat, Game, GameAuth.require, SeatAddress.address)
                         .join(Game, col(Game.id) == col(Seat.game_id))
                         .outerjoin(GameAuth, col(GameAuth.game_id) == col(Seat.game_id))
-                        .where(Seat.game_id == game_of).order_by(col(Seat.seat))).all()
+                        .outerjoin(SeatAddress, (col(SeatAddress.game_id) == col(Seat.game_id))
+                                   & (col(SeatAddress.seat) == col(Seat.seat)))
+                        .where(Seat.game_id == game_of)
+                        .order_by(col(Seat.seat), col(SeatAddress.id))).all()
     if not rows:
         return None
-    seats, game = [seat for seat, _, _ in rows], rows[0][1]
+    by_no: dict[int, Seat] = {}
+    extra: dict[int, list[str]] = {}
+    for seat, _, _, address in rows:
+        by_no[seat.seat] = seat
+        more = extra.setdefault(seat.seat, [])
+        if address is not None:
+            more.append(address)
+    seats, game = list(by_no.values()), rows[0][1]
     session.info[("seats", game.id)] = (seats, game)  # held: the identity map keeps them
     session.info[("auth", game.id)] = "none" if rows[0][2] is None else rows[0][2]
+    session.info[("addresses", game.id)] = extra
     return next((x for x in seats if x.token == token), None)
 
 
 def seat_addresses(session: Session, seat: Seat) -> list[str]:
-    """Every address registered for a seat, the main one first."""
-    extra = session.exec(select(SeatAddress.address).where(SeatAddress.game_id == seat.game_id)
-                         .where(SeatAddress.seat == seat.seat).order_by(col(SeatAddress.id)))
+    """Every address registered for a seat, the main one first (as `seat_by_token`
+    read them in this session, if it did)."""
+    known = session.info.get(("addresses", seat.game_id))
+    extra = known.get(seat.seat, ()) if known is not None else session.exec(
+        select(SeatAddress.address).where(SeatAddress.game_id == seat.game_id)
+        .where(SeatAddress.seat == seat.seat).order_by(col(SeatAddress.id)))
     return [seat.email, *(a for a in extra if a != seat.email)]
 
 
