@@ -15,6 +15,8 @@ from .loading import Games, Loaded, extended
 from .playing import Played
 from .store import Game, MoveRow, append_events, count_moves, moves_added
 
+_ADD_MOVES = insert(MoveRow.__table__)
+
 
 def commit(s: Session, games: Games, row: Game, before: Loaded, played: Played,
            now: datetime, *, source: str, first: bool = False) -> tuple[Loaded, str]:
@@ -27,7 +29,7 @@ def commit(s: Session, games: Games, row: Game, before: Loaded, played: Played,
               "version": version, "source": source[:500], "created": now}
              for n, (seat_no, text, version) in enumerate(played.moves, first_n)]
     if moves:
-        s.connection().execute(insert(MoveRow.__table__), moves)
+        s.connection().execute(_ADD_MOVES, moves)
     n = first_n + len(moves)
     moves_added(s, row.id, n)
     if state.finished:

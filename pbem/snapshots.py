@@ -25,7 +25,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from sqlalchemy import func, insert, update
+from sqlalchemy import bindparam, func, insert, update
 from sqlmodel import Session, col, select
 
 from engine import __version__ as ENGINE_VERSION
@@ -86,17 +86,19 @@ def dumps(obj: Any) -> bytes:
     return out.getvalue()
 
 
+_TABLE = Snapshot.__table__
+_REPLACE = update(_TABLE).where(_TABLE.c.game_id == bindparam("b_game_id"))
+_ADD = insert(_TABLE)
+
+
 def save(s: Session, row: Game, game: Any, state: Any, tracker: Tracker,
          moves: int) -> None:
     """Store the game's state at `row.version`, with `moves` commands stored and the
     undo protocol's `tracker`, in the session of the commit that made it."""
     values = {"version": row.version, "moves": moves, "engine": engine_stamp(game),
               "data": dumps((state, tracker))}
-    table = Snapshot.__table__
-    result = s.connection().execute(update(table).where(table.c.game_id == row.id)
-                                    .values(values))
-    if result.rowcount == 0:  # the game's first
-        s.connection().execute(insert(table).values(game_id=row.id, **values))
+    if s.connection().execute(_REPLACE, {"b_game_id": row.id, **values}).rowcount == 0:
+        s.connection().execute(_ADD, {"game_id": row.id, **values})  # the game's first
 
 
 def restore(s: Session, row: Game, game: Any) -> tuple[Any, Tracker, int] | None:

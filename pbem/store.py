@@ -32,13 +32,16 @@ from sqlalchemy import (
     LargeBinary,
     Text,
     UniqueConstraint,
+    bindparam,
     event,
     func,
     insert,
+    inspect,
     or_,
     update,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Field, Session, SQLModel, col, create_engine, select
 
@@ -381,19 +384,24 @@ def seats_of(session: Session, game_id: str) -> list[Seat]:
         col(Seat.seat))))
 
 
+_SEATS_BY_TOKEN = select(Seat, Game, GameAuth.require, SeatAddress.address) \
+    .join(Game, col(Game.id) == col(Seat.game_id)) \
+    .outerjoin(GameAuth, col(GameAuth.game_id) == col(Seat.game_id)) \
+    .outerjoin(SeatAddress, (col(SeatAddress.game_id) == col(Seat.game_id))
+               & (col(SeatAddress.seat) == col(Seat.seat))) \
+    .where(Seat.game_id == select(Seat.game_id).where(Seat.token == bindparam("token"))
+           .scalar_subquery()) \
+    .order_by(col(Seat.seat), col(SeatAddress.id))
+"""A game's seats, row, sender check and further addresses, by a seat's token (built
+once)."""
+
+
 def seat_by_token(session: Session, token: str) -> Seat | None:
     """The seat with this token. Its game's seats, row, sender check and further
     addresses are read in the same query and kept for the session: `seats_of`,
     `get_game`, `required_auth` and `seat_addresses` answer from them without asking
     the database again."""
-    game_of = select(Seat.game_id).where(Seat.token == token).scalar_subquery()
-    rows = session.exec(select(Seat, Game, GameAuth.require, SeatAddress.address)
-                        .join(Game, col(Game.id) == col(Seat.game_id))
-                        .outerjoin(GameAuth, col(GameAuth.game_id) == col(Seat.game_id))
-                        .outerjoin(SeatAddress, (col(SeatAddress.game_id) == col(Seat.game_id))
-                                   & (col(SeatAddress.seat) == col(Seat.seat)))
-                        .where(Seat.game_id == game_of)
-                        .order_by(col(Seat.seat), col(SeatAddress.id))).all()
+    rows = session.exec(_SEATS_BY_TOKEN, params={"token": token}).all()
     if not rows:
         return None
     by_no: dict[int, Seat] = {}
@@ -497,10 +505,11 @@ def append_events(session: Session, game: Game, events: Sequence[Any],
         last = session.exec(select(EventRow.hash).where(EventRow.game_id == game.id)
                             .where(EventRow.seq == start - 1)).first()
     prev = last if last is not None else GENESIS_HASH
-    result = session.execute(
-        update(Game).where(col(Game.id) == game.id).where(col(Game.version) == start)
-        .values(version=start + len(events)))
-    if result.rowcount != 1:  # type: ignore[attr-defined]
+    if inspect(game).pending:  # a new game's row first (its events refer to it)
+        session.flush()
+    result = session.connection().execute(
+        _MOVE_ON, {"b_id": game.id, "b_from": start, "b_to": start + len(events)})
+    if result.rowcount != 1:
         raise ConflictError(f"game {game.id} moved on from version {start}")
     rows = []
     for i, e in enumerate(events):
@@ -509,10 +518,17 @@ def append_events(session: Session, game: Game, events: Sequence[Any],
                      "payload": canonical_json(e), "prev_hash": prev, "hash": h,
                      "created": now})
         prev = h
-    session.connection().execute(insert(EventRow.__table__), rows)
-    game.version = start + len(events)
+    session.connection().execute(_ADD_EVENTS, rows)
+    set_committed_value(game, "version", start + len(events))  # as stored
     known_head(session, game.id, game.version, prev)
     return prev
+
+
+_GAME = Game.__table__
+_MOVE_ON = update(_GAME).where(_GAME.c.id == bindparam("b_id")) \
+    .where(_GAME.c.version == bindparam("b_from")).values(version=bindparam("b_to"))
+"""The compare-and-set of a game's version (one statement, built once)."""
+_ADD_EVENTS = insert(EventRow.__table__)
 
 
 def known_head(session: Session, game_id: str, version: int, digest: str) -> None:
@@ -525,14 +541,17 @@ def moves_of(session: Session, game_id: str) -> list[MoveRow]:
                              .order_by(col(MoveRow.n))))
 
 
+_COUNT_MOVES = select(func.count()).select_from(MoveRow) \
+    .where(MoveRow.game_id == bindparam("game_id"))
+
+
 def count_moves(session: Session, game_id: str) -> int:
     """How many commands the game has stored (counted once per session; `moves_added`
     keeps the count as the session adds more)."""
     known = session.info.get(("moves", game_id))
     if known is not None:
         return int(known)
-    n = int(session.exec(select(func.count()).select_from(MoveRow)
-                         .where(MoveRow.game_id == game_id)).one())
+    n = int(session.exec(_COUNT_MOVES, params={"game_id": game_id}).one())
     session.info[("moves", game_id)] = n
     return n
 
