@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
 
-from sqlalchemy import func
+from sqlalchemy import bindparam, func
 from sqlmodel import Session, col, select
 
 from engine.errors import IllegalMoveError, NotationError, StaleOrderError
@@ -79,18 +79,24 @@ def mail_digest(seat: int, commands: Sequence[str], date: str, in_reply_to: str)
     return hashlib.sha256(material.encode("utf-8")).hexdigest()
 
 
+_PLAYED = select(PlayedMail).where(PlayedMail.game_id == bindparam("game_id")) \
+    .where(PlayedMail.digest == bindparam("digest"))
+_ACCEPTED = select(func.count()).select_from(InboundMail) \
+    .where(InboundMail.game_id == bindparam("game_id")) \
+    .where(InboundMail.seat == bindparam("seat")) \
+    .where(InboundMail.status == "accepted") \
+    .where(col(InboundMail.received) >= bindparam("since"))
+# (both built once: they are asked for every mail played)
+
+
 def played_before(s: Session, game_id: str, digest: str) -> PlayedMail | None:
     """The stored mail of this game with this digest, if any."""
-    return s.exec(select(PlayedMail).where(PlayedMail.game_id == game_id)
-                  .where(PlayedMail.digest == digest)).first()
+    return s.exec(_PLAYED, params={"game_id": game_id, "digest": digest}).first()
 
 
 def accepted_since(s: Session, game_id: str, seat: int, since: datetime) -> int:
     """How many mails of the seat were accepted (played) since `since`."""
-    n = s.exec(select(func.count()).select_from(InboundMail)
-               .where(InboundMail.game_id == game_id).where(InboundMail.seat == seat)
-               .where(InboundMail.status == "accepted")
-               .where(col(InboundMail.received) >= since)).one()
+    n = s.exec(_ACCEPTED, params={"game_id": game_id, "seat": seat, "since": since}).one()
     return int(n)
 
 
