@@ -31,6 +31,7 @@ from datetime import datetime
 from functools import cached_property, partial
 from typing import Any
 
+from sqlalchemy import insert
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlmodel import Session, col, select
 
@@ -110,6 +111,10 @@ class MailCrashed(Exception):
     def __init__(self, mail: Waiting) -> None:
         super().__init__(mail.uid)
         self.mail = mail
+
+
+_ADD_INBOUND = insert(InboundMail.__table__)
+_ADD_PLAYED = insert(PlayedMail.__table__)
 
 
 class Moderator:
@@ -270,7 +275,7 @@ class Moderator:
             self._refused(s, parsed, now, r, inbound)
             outcome = Outcome(r.status, inbound.game_id, inbound.seat, r.reason)
         inbound.status, inbound.note = outcome.status, outcome.note
-        s.add(inbound)
+        s.connection().execute(_ADD_INBOUND, inbound.model_dump(exclude={"id"}))
         return outcome
 
     def _play(self, s: Session, row: Game, seat: Seat, env: Envelope, parsed: ParsedMail,
@@ -291,8 +296,9 @@ class Moderator:
              in_reply_to=parsed.message_id, references=parsed.references,
              notice=played.notices, sender_notice=sender_notice)
         if digest is not None:
-            s.add(PlayedMail(game_id=row.id, seat=seat.seat, digest=digest, version=version,
-                             message_id=parsed.message_id[:500], created=now))
+            s.connection().execute(_ADD_PLAYED, {
+                "game_id": row.id, "seat": seat.seat, "digest": digest, "version": version,
+                "message_id": parsed.message_id[:500], "created": now})
         return Outcome("accepted", row.id, seat.seat, "; ".join(played.echo),
                        len(played.events))
 
