@@ -384,29 +384,33 @@ def seats_of(session: Session, game_id: str) -> list[Seat]:
         col(Seat.seat))))
 
 
-_SEATS_BY_TOKEN = select(Seat, Game, GameAuth.require, SeatAddress.address) \
+_TOKEN_GAME = select(Seat.game_id).where(Seat.token == bindparam("token")) \
+    .correlate(None).scalar_subquery()
+_SEATS_BY_TOKEN = select(Seat, Game, GameAuth.require, SeatAddress.address,
+                         select(func.count()).select_from(MoveRow)
+                         .where(MoveRow.game_id == _TOKEN_GAME).correlate(None)
+                         .scalar_subquery()) \
     .join(Game, col(Game.id) == col(Seat.game_id)) \
     .outerjoin(GameAuth, col(GameAuth.game_id) == col(Seat.game_id)) \
     .outerjoin(SeatAddress, (col(SeatAddress.game_id) == col(Seat.game_id))
                & (col(SeatAddress.seat) == col(Seat.seat))) \
-    .where(Seat.game_id == select(Seat.game_id).where(Seat.token == bindparam("token"))
-           .scalar_subquery()) \
+    .where(Seat.game_id == _TOKEN_GAME) \
     .order_by(col(Seat.seat), col(SeatAddress.id))
-"""A game's seats, row, sender check and further addresses, by a seat's token (built
-once)."""
+"""A game's seats, row, sender check, further addresses and stored commands, by a
+seat's token (built once)."""
 
 
 def seat_by_token(session: Session, token: str) -> Seat | None:
-    """The seat with this token. Its game's seats, row, sender check and further
-    addresses are read in the same query and kept for the session: `seats_of`,
-    `get_game`, `required_auth` and `seat_addresses` answer from them without asking
-    the database again."""
+    """The seat with this token. Its game's seats, row, sender check, further
+    addresses and number of stored commands are read in the same query and kept for
+    the session: `seats_of`, `get_game`, `required_auth`, `seat_addresses` and
+    `count_moves` answer from them without asking the database again."""
     rows = session.exec(_SEATS_BY_TOKEN, params={"token": token}).all()
     if not rows:
         return None
     by_no: dict[int, Seat] = {}
     extra: dict[int, list[str]] = {}
-    for seat, _, _, address in rows:
+    for seat, _, _, address, _ in rows:
         by_no[seat.seat] = seat
         more = extra.setdefault(seat.seat, [])
         if address is not None:
@@ -415,6 +419,7 @@ def seat_by_token(session: Session, token: str) -> Seat | None:
     session.info[("seats", game.id)] = (seats, game)  # held: the identity map keeps them
     session.info[("auth", game.id)] = "none" if rows[0][2] is None else rows[0][2]
     session.info[("addresses", game.id)] = extra
+    session.info.setdefault(("moves", game.id), int(rows[0][4]))
     return next((x for x in seats if x.token == token), None)
 
 
