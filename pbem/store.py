@@ -490,6 +490,13 @@ def event_rows(session: Session, game_id: str) -> list[EventRow]:
                              .order_by(col(EventRow.seq))))
 
 
+_GAME = Game.__table__
+_MOVE_ON = update(_GAME).where(_GAME.c.id == bindparam("b_id")) \
+    .where(_GAME.c.version == bindparam("b_from")).values(version=bindparam("b_to"))
+"""The compare-and-set of a game's version (one statement, built once)."""
+_ADD_EVENTS = insert(EventRow.__table__)
+
+
 def append_events(session: Session, game: Game, events: Sequence[Any],
                   now: datetime) -> str:
     """Append events to a game's log, chained to the last stored hash.
@@ -527,13 +534,6 @@ def append_events(session: Session, game: Game, events: Sequence[Any],
     set_committed_value(game, "version", start + len(events))  # as stored
     known_head(session, game.id, game.version, prev)
     return prev
-
-
-_GAME = Game.__table__
-_MOVE_ON = update(_GAME).where(_GAME.c.id == bindparam("b_id")) \
-    .where(_GAME.c.version == bindparam("b_from")).values(version=bindparam("b_to"))
-"""The compare-and-set of a game's version (one statement, built once)."""
-_ADD_EVENTS = insert(EventRow.__table__)
 
 
 def known_head(session: Session, game_id: str, version: int, digest: str) -> None:
