@@ -306,6 +306,8 @@ class Moderator:
                         language: str | None) -> str:
         """Store the seat's new mail setting and language (None: unchanged); the
         sentences that confirm them, in the seat's (new) language ("" if none)."""
+        if setting is None and language is None:
+            return ""
         if setting is not None:
             seat.mail = setting
         if language is not None:
