@@ -129,12 +129,14 @@ class MailDirs:
 
     def deliver(self, to: str, raw: bytes, name: str) -> Path:
         box = self.folder(to)
-        self.make(box)
-        for sub in ("tmp", "new"):  # a folder made elsewhere may lack them
-            (box / sub).mkdir(exist_ok=True)
-        tmp = box / "tmp" / name
-        tmp.write_bytes(raw)
-        final = box / "new" / name
+        tmp, final = box / "tmp" / name, box / "new" / name
+        try:
+            tmp.write_bytes(raw)
+        except FileNotFoundError:  # a new folder, or one made elsewhere without tmp/
+            self.make(box)
+            for sub in ("tmp", "new"):
+                (box / sub).mkdir(exist_ok=True)
+            tmp.write_bytes(raw)
         os.replace(tmp, final)
         return final
 
@@ -255,16 +257,31 @@ class DirSender:
             done(i, None)
 
     def _deliver_once(self, to: str, raw: bytes, mid: str) -> None:
-        box = self.dirs.folder(to)
-        self.dirs.make(box)
-        digest = _digest(mid)
-        note = box / SENT / digest
-        if not note.exists() and (box / SENT).is_dir():
-            os.close(os.open(note, os.O_WRONLY | os.O_CREAT, 0o644))
-        elif any(next((box / sub).glob(f"*-{digest}.eml"), None)
-                 for sub in ("new", "cur", "processed")):
-            return  # delivered before a crash: same Message-ID, same mail
+        box, digest = self.dirs.folder(to), _digest(mid)
+        try:
+            self._note(box, digest)
+        except FileExistsError:
+            if self._delivered(box, digest):  # noted: perhaps before a crash
+                return
+        except FileNotFoundError:  # no such folder yet, or one without `SENT`
+            if box.is_dir():
+                if self._delivered(box, digest):
+                    return
+            else:
+                self.dirs.make(box)
+                self._note(box, digest)
         self.dirs.deliver(to, raw, _eml_name(mid))
+
+    @staticmethod
+    def _note(box: Path, digest: str) -> None:
+        """Note `digest` in the folder's `SENT`; FileExistsError if it is there."""
+        os.close(os.open(box / SENT / digest, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+
+    @staticmethod
+    def _delivered(box: Path, digest: str) -> bool:
+        """Whether the folder holds a mail of the Message-ID with this digest."""
+        return any(next((box / sub).glob(f"*-{digest}.eml"), None)
+                   for sub in ("new", "cur", "processed"))
 
 
 # --------------------------------------------------------------------------- IMAP
