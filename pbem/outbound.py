@@ -33,7 +33,7 @@ from jinja2 import (
     StrictUndefined,
     select_autoescape,
 )
-from sqlalchemy import func, union_all
+from sqlalchemy import Row, func, union_all, update
 from sqlmodel import Session, col, select
 
 from . import i18n
@@ -51,7 +51,7 @@ from .headers import (
 from .mime import IMAGE_CID, Outgoing, compose, read_back
 from .presenter import Presenter
 from .registry import presenter_for
-from .store import OutMail, Store, as_utc, claim_due, release_claim
+from .store import OUTBOX, MailRow, OutMail, Store, as_utc, claim_due, release_claim, writing
 from .workers import void_dead_claims, worker_name
 
 log = logging.getLogger(__name__)
@@ -310,7 +310,7 @@ def _extra_allowed(name: object) -> bool:
     return low not in _NOT_EXTRA and not low.startswith(("resent-", "content-"))
 
 
-def message_headers(cfg: Config, row: OutMail) -> list[tuple[str, str]]:
+def message_headers(cfg: Config, row: MailRow) -> list[tuple[str, str]]:
     """The header fields of an outbox row's mail, in order, every value cleaned again
     (so a row queued before the cleaning existed, or written by hand, cannot break
     the mail either).
@@ -322,7 +322,7 @@ def message_headers(cfg: Config, row: OutMail) -> list[tuple[str, str]]:
     if not to:
         raise UnsendableMail(f"not a valid recipient address: {row.to_addr[:80]!r}")
     try:
-        extra = row.header_dict()
+        extra = json.loads(row.headers or "{}")
     except ValueError as e:
         raise UnsendableMail(f"the stored headers are not valid JSON: {e}") from None
     if not isinstance(extra, dict):
@@ -355,7 +355,7 @@ def message_headers(cfg: Config, row: OutMail) -> list[tuple[str, str]]:
     return headers
 
 
-def to_message(cfg: Config, row: OutMail) -> Outgoing:
+def to_message(cfg: Config, row: MailRow) -> Outgoing:
     """The mail of an outbox row: multipart/alternative, plain text first (plain text
     alone when the row has no HTML; the HTML with the row's inline picture in a
     multipart/related), built once as the bytes the transports send
@@ -377,7 +377,7 @@ def to_message(cfg: Config, row: OutMail) -> Outgoing:
     return msg
 
 
-def build_message(cfg: Config, row: OutMail) -> Outgoing:
+def build_message(cfg: Config, row: MailRow) -> Outgoing:
     """`to_message`, with any failure of the email package as `UnsendableMail`.
 
     Raises:
@@ -420,27 +420,29 @@ def backoff(attempts: int) -> timedelta:
     return min(timedelta(seconds=30 * 2 ** max(0, attempts - 1)), MAX_BACKOFF)
 
 
-def _mark_failed(fresh: OutMail, error: str, report: SendReport) -> None:
-    fresh.status, fresh.last_error = "failed", error[:500]
+def _mark_failed(mail_id: object, to: str, error: str, report: SendReport) -> dict[str, Any]:
     report.failed += 1
-    report.problems.append(f"outbox {fresh.id} to {fresh.to_addr[:80]!r}: {error[:200]}")
-    log.error("outbox %s to %r failed for good: %s", fresh.id, fresh.to_addr[:80], error)
+    report.problems.append(f"outbox {mail_id} to {to[:80]!r}: {error[:200]}")
+    log.error("outbox %s to %r failed for good: %s", mail_id, to[:80], error)
+    return {"status": "failed", "last_error": error[:500]}
 
 
 class Marks:
     """The results of one claimed batch's sends, recorded on their rows together in
     one transaction (`flush`): sent; failed for good (a permanent refusal, a mail
     that cannot be built, or the `max_attempts`th temporary failure); or pending
-    with a later `next_attempt`. With `claim`, a row is marked only while that
-    batch's lease on it still holds."""
+    with a later `next_attempt`. A row is marked only while it is pending and, with
+    `claim`, while that batch's lease on it still holds: the sent ones by one UPDATE
+    that says so in its WHERE clause, the others each by its own after reading its
+    row locked."""
 
     def __init__(self, store: Store, report: SendReport, now: datetime, max_attempts: int,
                  claim: str = "") -> None:
         self.store, self.report, self.now = store, report, now
         self.max_attempts, self.claim = max_attempts, claim
-        self.results: list[tuple[OutMail, Exception | None]] = []
+        self.results: list[tuple[MailRow, Exception | None]] = []
 
-    def record(self, row: OutMail, error: Exception | None) -> None:
+    def record(self, row: MailRow, error: Exception | None) -> None:
         self.results.append((row, error))
 
     def flush(self) -> None:
@@ -448,45 +450,55 @@ class Marks:
         results, self.results = self.results, []
         if not results:
             return
-        with self.store.transaction() as s:
-            ids = [row.id for row, _ in results]
-            fresh = {r.id: r for r in s.exec(select(OutMail).where(col(OutMail.id).in_(ids))
-                                             .with_for_update())}
-            for row, error in results:
+        ours = [OUTBOX.c.status == "pending"]
+        if self.claim:
+            ours.append(OUTBOX.c.claimed_by == self.claim)
+        sent = [row.id for row, error in results if error is None]
+        with writing(self.store) as conn:
+            marked: set[int] = set()
+            if sent:
+                marked = set(conn.execute(
+                    update(OUTBOX).where(OUTBOX.c.id.in_(sent), *ours)
+                    .values(status="sent", sent_at=self.now, attempts=OUTBOX.c.attempts + 1,
+                            claimed_until=None).returning(OUTBOX.c.id)).scalars())
+                self.report.sent += len(marked)
+            rest = [(row, error) for row, error in results if row.id not in marked]
+            if not rest:
+                return
+            fresh = {r.id: r for r in conn.execute(
+                select(OUTBOX.c.id, OUTBOX.c.status, OUTBOX.c.claimed_by, OUTBOX.c.attempts)
+                .where(OUTBOX.c.id.in_([row.id for row, _ in rest])).with_for_update())}
+            for row, error in rest:
                 mail = fresh.get(row.id)
-                if mail is not None:
-                    self._mark(mail, row, error)
-                    s.add(mail)
+                if mail is None or mail.status != "pending":
+                    continue
+                if self.claim and mail.claimed_by != self.claim:
+                    # Our lease ran out and another worker took the row: it decides.
+                    log.warning("outbox %s: the send lease passed to %s before it was marked",
+                                row.id, mail.claimed_by or "nobody")
+                    continue
+                if error is not None:
+                    conn.execute(update(OUTBOX).where(OUTBOX.c.id == row.id, *ours)
+                                 .values(claimed_until=None, **self._failure(mail, row, error)))
 
-    def _mark(self, fresh: OutMail, row: OutMail, error: Exception | None) -> None:
-        report, now = self.report, self.now
-        if fresh.status != "pending":
-            return
-        if self.claim and fresh.claimed_by != self.claim:
-            # Our lease ran out and another worker took the row: it decides.
-            log.warning("outbox %s: the send lease passed to %s before it was marked",
-                        row.id, fresh.claimed_by or "nobody")
-            return
-        fresh.attempts += 1
-        fresh.claimed_until = None
-        if error is None:
-            fresh.status, fresh.sent_at = "sent", now
-            report.sent += 1
-        elif isinstance(error, PermanentFailure | UnsendableMail):
-            _mark_failed(fresh, str(error), report)
-        elif fresh.attempts >= self.max_attempts:
-            _mark_failed(fresh, f"{error} (attempt {fresh.attempts} of {self.max_attempts})",
-                         report)
-        else:
-            fresh.next_attempt = now + backoff(fresh.attempts)
-            fresh.last_error = str(error)[:500]
-            fresh.claimed_by = ""
-            report.retry += 1
-            log.warning("outbox %s to %r: %s; retry at %s", row.id, row.to_addr[:80], error,
-                        fresh.next_attempt)
+    def _failure(self, fresh: Row[Any], row: MailRow, error: Exception) -> dict[str, Any]:
+        """The columns a failed send sets on its row (`fresh`: as read now)."""
+        report, attempts = self.report, fresh.attempts + 1
+        if isinstance(error, PermanentFailure | UnsendableMail):
+            return {"attempts": attempts, **_mark_failed(row.id, row.to_addr, str(error),
+                                                        report)}
+        if attempts >= self.max_attempts:
+            return {"attempts": attempts, **_mark_failed(
+                row.id, row.to_addr, f"{error} (attempt {attempts} of {self.max_attempts})",
+                report)}
+        retry = self.now + backoff(attempts)
+        report.retry += 1
+        log.warning("outbox %s to %r: %s; retry at %s", row.id, row.to_addr[:80], error, retry)
+        return {"attempts": attempts, "next_attempt": retry, "last_error": str(error)[:500],
+                "claimed_by": ""}
 
 
-def _marker(marks: Marks, rows: Sequence[OutMail]) -> Callable[[int, Exception | None], None]:
+def _marker(marks: Marks, rows: Sequence[MailRow]) -> Callable[[int, Exception | None], None]:
     """The sender's `done` for `rows`: record the result of `rows[i]` in `marks`."""
     def done(i: int, error: Exception | None) -> None:
         marks.record(rows[i], error)
@@ -540,7 +552,7 @@ def send_due(store: Store, sender: Sender, cfg: Config, now: datetime,
             log.info("claim %s: sending outbox %s", claim, ",".join(str(r.id) for r in rows))
             marks = Marks(store, report, now, cfg.send_attempts, claim)
             try:
-                ready: list[OutMail] = []
+                ready: list[MailRow] = []
                 messages: list[EmailMessage] = []
                 for row in rows:
                     try:
