@@ -33,7 +33,7 @@ from jinja2 import (
     StrictUndefined,
     select_autoescape,
 )
-from sqlalchemy import Row, func, union_all, update
+from sqlalchemy import Row, func, insert, union_all, update
 from sqlmodel import Session, col, select
 
 from . import i18n
@@ -243,12 +243,21 @@ def _threads(s: Session, game_id: str) -> dict[str, list[str]]:
     return known
 
 
-def note_queued(s: Session, mail: OutMail) -> None:
-    """A mail of a game queued in this session: the last of its recipient's thread."""
-    known: dict[str, list[str]] | None = s.info.get(("threads", mail.game_id))
+def note_queued(s: Session, values: dict[str, Any]) -> None:
+    """A mail of a game queued in this session (`mail_row`'s columns): the last of its
+    recipient's thread."""
+    known: dict[str, list[str]] | None = s.info.get(("threads", values["game_id"]))
     if known is not None:
-        ids = known.setdefault(mail.to_addr, [])
-        ids[1:] = [mail.message_id]
+        ids = known.setdefault(values["to_addr"], [])
+        ids[1:] = [values["message_id"]]
+
+
+def queue_mail(s: Session, values: dict[str, Any]) -> None:
+    """Insert an outbox row (`mail_row`'s columns) in the session's transaction at
+    once, by a Core INSERT (no ORM object), and note it in its thread."""
+    s.connection().execute(insert(OUTBOX), values)
+    if values["game_id"] is not None:
+        note_queued(s, values)
 
 
 def stored_address(to: str) -> str:
@@ -261,14 +270,26 @@ def make_mail(cfg: Config, *, game_id: str | None, kind: str, to: str, subject: 
               in_reply_to: str | None = None, references: Iterable[str] = (),
               thread: Sequence[str] = (), version: int | None = None,
               image: bytes | None = None) -> OutMail:
-    """An outbox row, ready to queue; its Message-ID is fixed now, so a resend after a
-    crash carries the same id. `version`: the game version the mail shows. `thread`:
-    the first and the previous mail of the recipient's thread (`thread_of`): the mail
-    answers `in_reply_to` (a player's mail), its References the thread's first mail,
-    then that mail's `references` and the mail itself, oldest first as RFC 5322 builds
-    them; or else it answers the previous mail, its References the first and the
-    previous mail; each id once. `image`: the HTML's inline picture (PNG bytes,
-    `pbem.mime.IMAGE_CID`). Every header value is cleaned (`pbem.headers`): a
+    """An outbox row, ready to queue (`mail_row`, as an ORM object)."""
+    return OutMail(**mail_row(cfg, game_id=game_id, kind=kind, to=to, subject=subject,
+                              text=text, html=html, now=now, reply_to=reply_to,
+                              in_reply_to=in_reply_to, references=references, thread=thread,
+                              version=version, image=image))
+
+
+def mail_row(cfg: Config, *, game_id: str | None, kind: str, to: str, subject: str,
+             text: str, html: str, now: datetime, reply_to: str | None = None,
+             in_reply_to: str | None = None, references: Iterable[str] = (),
+             thread: Sequence[str] = (), version: int | None = None,
+             image: bytes | None = None) -> dict[str, Any]:
+    """The columns of an outbox row, ready to queue (`queue_mail`); its Message-ID is fixed
+    now, so a resend after a crash carries the same id. `version`: the game version the
+    mail shows. `thread`: the first and the previous mail of the recipient's thread
+    (`thread_of`): the mail answers `in_reply_to` (a player's mail), its References the
+    thread's first mail, then that mail's `references` and the mail itself, oldest first
+    as RFC 5322 builds them; or else it answers the previous mail, its References the
+    first and the previous mail; each id once. `image`: the HTML's inline picture (PNG
+    bytes, `pbem.mime.IMAGE_CID`). Every header value is cleaned (`pbem.headers`): a
     malformed In-Reply-To or reference is dropped, never copied."""
     headers: dict[str, str] = {}
     if reply_to and (reply := clean_address(reply_to)):
@@ -286,11 +307,12 @@ def make_mail(cfg: Config, *, game_id: str | None, kind: str, to: str, subject: 
         headers["Auto-Submitted"] = "auto-generated"
     elif kind == "error":
         headers["Auto-Submitted"] = "auto-replied"
-    return OutMail(message_id=new_message_id(cfg, kind, game_id, version), game_id=game_id,
-                   kind=kind, to_addr=stored_address(to),
-                   subject=clean_subject(subject), text=text, html=html,
-                   headers=json.dumps(headers), image=image or None, next_attempt=now,
-                   created=now)
+    return {"message_id": new_message_id(cfg, kind, game_id, version), "game_id": game_id,
+            "kind": kind, "to_addr": stored_address(to), "subject": clean_subject(subject),
+            "text": text, "html": html, "headers": json.dumps(headers),
+            "image": image or None, "status": "pending", "attempts": 0, "next_attempt": now,
+            "last_error": "", "created": now, "sent_at": None, "claimed_by": "",
+            "claimed_until": None}
 
 
 class UnsendableMail(PbemError):
