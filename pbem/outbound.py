@@ -33,8 +33,8 @@ from jinja2 import (
     StrictUndefined,
     select_autoescape,
 )
-from sqlalchemy import Row, func, insert, union_all, update
-from sqlmodel import Session, col, select
+from sqlalchemy import Row, bindparam, func, insert, union_all, update
+from sqlmodel import Session, select
 
 from . import i18n
 from .config import Config
@@ -225,19 +225,28 @@ def thread_of(s: Session, game_id: str, to: str) -> tuple[str, ...]:
     return tuple(ids[:1]) if len(ids) < 2 or ids[0] == ids[-1] else (ids[0], ids[-1])
 
 
+def _thread_ends() -> Any:
+    """The statement `_threads` runs (built once): recipient and Message-ID of the
+    first and the last mail of the game `:game` to each recipient, oldest first."""
+    t = OUTBOX.c
+    of_game = t.game_id == bindparam("game")
+    ends = union_all(select(func.min(t.id)).where(of_game).group_by(t.to_addr),
+                     select(func.max(t.id)).where(of_game).group_by(t.to_addr))
+    return select(t.to_addr, t.message_id).where(t.id.in_(ends)).order_by(t.id)
+
+
+_THREAD_ENDS = _thread_ends()
+
+
 def _threads(s: Session, game_id: str) -> dict[str, list[str]]:
     """Recipient -> the Message-IDs of its first and last mail of the game (one when
     they are the same mail), read once per session."""
     key = ("threads", game_id)
     known: dict[str, list[str]] | None = s.info.get(key)
     if known is None:
-        of_game = OutMail.game_id == game_id
-        ends = union_all(
-            select(func.min(OutMail.id)).where(of_game).group_by(col(OutMail.to_addr)),
-            select(func.max(OutMail.id)).where(of_game).group_by(col(OutMail.to_addr)))
         known = {}
-        for to, mid in s.exec(select(OutMail.to_addr, OutMail.message_id)
-                              .where(col(OutMail.id).in_(ends)).order_by(col(OutMail.id))):
+        s.flush()  # as a query of the session would: rows added to it are counted
+        for to, mid in s.connection().execute(_THREAD_ENDS, {"game": game_id}):
             known.setdefault(to, []).append(mid)
         s.info[key] = known
     return known
