@@ -33,7 +33,7 @@ from jinja2 import (
     StrictUndefined,
     select_autoescape,
 )
-from sqlalchemy import Row, bindparam, func, insert, union_all, update
+from sqlalchemy import Row, bindparam, event, func, insert, union_all, update
 from sqlmodel import Session, select
 
 from . import i18n
@@ -246,6 +246,7 @@ def _threads(s: Session, game_id: str) -> dict[str, list[str]]:
     if known is None:
         known = {}
         s.flush()  # as a query of the session would: rows added to it are counted
+        insert_queued(s)
         for to, mid in s.connection().execute(_THREAD_ENDS, {"game": game_id}):
             known.setdefault(to, []).append(mid)
         s.info[key] = known
@@ -261,12 +262,31 @@ def note_queued(s: Session, values: dict[str, Any]) -> None:
         ids[1:] = [values["message_id"]]
 
 
+_QUEUED = "outbox rows queued"  # the session's `queue_mail` rows not inserted yet
+
+
 def queue_mail(s: Session, values: dict[str, Any]) -> None:
-    """Insert an outbox row (`mail_row`'s columns) in the session's transaction at
-    once, by a Core INSERT (no ORM object), and note it in its thread."""
-    s.connection().execute(insert(OUTBOX), values)
+    """Queue an outbox row (`mail_row`'s columns) in the session's transaction, and
+    note it in its thread. The rows a transaction queues are inserted together, by
+    one executemany Core INSERT (no ORM objects; one statement on PostgreSQL), when
+    it commits or `_threads` reads the outbox."""
+    s.info.setdefault(_QUEUED, []).append(values)
     if values["game_id"] is not None:
         note_queued(s, values)
+
+
+@event.listens_for(Session, "before_commit")
+def insert_queued(s: Session) -> None:
+    """Insert the rows `queue_mail` queued in the session (at its commit, before its
+    last flush)."""
+    rows = s.info.pop(_QUEUED, None)
+    if rows:
+        s.connection().execute(insert(OUTBOX), rows)
+
+
+@event.listens_for(Session, "after_rollback")
+def _drop_queued(s: Session) -> None:
+    s.info.pop(_QUEUED, None)
 
 
 def stored_address(to: str) -> str:

@@ -204,3 +204,33 @@ def test_a_folder_without_notes_is_listed_for_an_earlier_delivery(tmp_path: Path
     DirSender(dirs).send_batch([fresh], lambda i, e: None)
     assert len(_delivered(dirs, "anna@example.org")) == 2
     assert not (box / ".sent").exists()
+
+
+def test_queued_rows_are_inserted_at_commit_and_dropped_with_a_rollback() -> None:
+    """`queue_mail` rows are written together when the transaction commits, in the
+    order queued, and seen by the thread of a later mail of the same transaction; a
+    transaction rolled back leaves none."""
+    from pbem.outbound import mail_row, queue_mail, thread_of
+
+    store = Store("sqlite://")
+    store.create_all()
+
+    def values(i: int) -> dict[str, object]:
+        return mail_row(CFG, game_id="pof-1", kind="status", to="anna@example.org",
+                        subject=f"mail {i}", text="hi\n", html="", now=NOW)
+
+    with pytest.raises(RuntimeError), store.transaction() as s:
+        queue_mail(s, values(0))
+        raise RuntimeError("the move failed")
+    queued = [values(i) for i in range(3)]
+    with store.transaction() as s:
+        queue_mail(s, queued[0])
+        assert thread_of(s, "pof-1", "anna@example.org") == (queued[0]["message_id"],)
+        queue_mail(s, queued[1])
+        queue_mail(s, queued[2])
+        assert thread_of(s, "pof-1", "anna@example.org") == (queued[0]["message_id"],
+                                                             queued[2]["message_id"])
+    with store.read() as s:
+        rows = list(s.exec(select(OutMail).order_by(OutMail.id)))  # type: ignore[arg-type]
+    assert [r.message_id for r in rows] == [q["message_id"] for q in queued]
+    assert all(r.status == "pending" and r.attempts == 0 for r in rows)
