@@ -27,7 +27,7 @@ from .i18n import N_, Said, speaking, words
 from .i18n import gettext as _
 from .loading import Loaded
 from .mail_settings import DAILY, Reasons, digest_time
-from .outbound import Renderer, make_mail, note_queued, status_context, thread_of, when
+from .outbound import Renderer, mail_row, queue_mail, status_context, thread_of, when
 from .playing import Played, undo_line
 from .presenter import board_png, private_title
 from .store import EventRow, Game, Seat, head_hash, seats_of
@@ -69,13 +69,11 @@ class Post:
             mail_subject, thread = title, ()
         else:
             mail_subject, thread = game_subject(s, game_id), thread_of(s, game_id, to)
-        mail = make_mail(self.cfg, game_id=game_id, kind=kind, to=to, subject=mail_subject,
-                         text=text, html=html, now=now, reply_to=reply_to,
-                         in_reply_to=in_reply_to, references=references, thread=thread,
-                         version=version, image=image)
-        s.add(mail)
-        if game_id is not None:
-            note_queued(s, mail)
+        queue_mail(s, mail_row(self.cfg, game_id=game_id, kind=kind, to=to,
+                               subject=mail_subject, text=text, html=html, now=now,
+                               reply_to=reply_to, in_reply_to=in_reply_to,
+                               references=references, thread=thread, version=version,
+                               image=image))
 
     def reply_to(self, seat: Seat) -> str:
         return self.cfg.reply_address(seat.token)

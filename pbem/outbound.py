@@ -33,8 +33,8 @@ from jinja2 import (
     StrictUndefined,
     select_autoescape,
 )
-from sqlalchemy import func, union_all
-from sqlmodel import Session, col, select
+from sqlalchemy import Row, bindparam, event, func, insert, union_all, update
+from sqlmodel import Session, select
 
 from . import i18n
 from .config import Config
@@ -51,7 +51,7 @@ from .headers import (
 from .mime import IMAGE_CID, Outgoing, compose, read_back
 from .presenter import Presenter
 from .registry import presenter_for
-from .store import OutMail, Store, as_utc, claim_due, release_claim
+from .store import OUTBOX, MailRow, OutMail, Store, as_utc, claim_due, release_claim, writing
 from .workers import void_dead_claims, worker_name
 
 log = logging.getLogger(__name__)
@@ -225,30 +225,68 @@ def thread_of(s: Session, game_id: str, to: str) -> tuple[str, ...]:
     return tuple(ids[:1]) if len(ids) < 2 or ids[0] == ids[-1] else (ids[0], ids[-1])
 
 
+def _thread_ends() -> Any:
+    """The statement `_threads` runs (built once): recipient and Message-ID of the
+    first and the last mail of the game `:game` to each recipient, oldest first."""
+    t = OUTBOX.c
+    of_game = t.game_id == bindparam("game")
+    ends = union_all(select(func.min(t.id)).where(of_game).group_by(t.to_addr),
+                     select(func.max(t.id)).where(of_game).group_by(t.to_addr))
+    return select(t.to_addr, t.message_id).where(t.id.in_(ends)).order_by(t.id)
+
+
+_THREAD_ENDS = _thread_ends()
+
+
 def _threads(s: Session, game_id: str) -> dict[str, list[str]]:
     """Recipient -> the Message-IDs of its first and last mail of the game (one when
     they are the same mail), read once per session."""
     key = ("threads", game_id)
     known: dict[str, list[str]] | None = s.info.get(key)
     if known is None:
-        of_game = OutMail.game_id == game_id
-        ends = union_all(
-            select(func.min(OutMail.id)).where(of_game).group_by(col(OutMail.to_addr)),
-            select(func.max(OutMail.id)).where(of_game).group_by(col(OutMail.to_addr)))
         known = {}
-        for to, mid in s.exec(select(OutMail.to_addr, OutMail.message_id)
-                              .where(col(OutMail.id).in_(ends)).order_by(col(OutMail.id))):
+        s.flush()  # as a query of the session would: rows added to it are counted
+        insert_queued(s)
+        for to, mid in s.connection().execute(_THREAD_ENDS, {"game": game_id}):
             known.setdefault(to, []).append(mid)
         s.info[key] = known
     return known
 
 
-def note_queued(s: Session, mail: OutMail) -> None:
-    """A mail of a game queued in this session: the last of its recipient's thread."""
-    known: dict[str, list[str]] | None = s.info.get(("threads", mail.game_id))
+def note_queued(s: Session, values: dict[str, Any]) -> None:
+    """A mail of a game queued in this session (`mail_row`'s columns): the last of its
+    recipient's thread."""
+    known: dict[str, list[str]] | None = s.info.get(("threads", values["game_id"]))
     if known is not None:
-        ids = known.setdefault(mail.to_addr, [])
-        ids[1:] = [mail.message_id]
+        ids = known.setdefault(values["to_addr"], [])
+        ids[1:] = [values["message_id"]]
+
+
+_QUEUED = "outbox rows queued"  # the session's `queue_mail` rows not inserted yet
+
+
+def queue_mail(s: Session, values: dict[str, Any]) -> None:
+    """Queue an outbox row (`mail_row`'s columns) in the session's transaction, and
+    note it in its thread. The rows a transaction queues are inserted together, by
+    one executemany Core INSERT (no ORM objects; one statement on PostgreSQL), when
+    it commits or `_threads` reads the outbox."""
+    s.info.setdefault(_QUEUED, []).append(values)
+    if values["game_id"] is not None:
+        note_queued(s, values)
+
+
+@event.listens_for(Session, "before_commit")
+def insert_queued(s: Session) -> None:
+    """Insert the rows `queue_mail` queued in the session (at its commit, before its
+    last flush)."""
+    rows = s.info.pop(_QUEUED, None)
+    if rows:
+        s.connection().execute(insert(OUTBOX), rows)
+
+
+@event.listens_for(Session, "after_rollback")
+def _drop_queued(s: Session) -> None:
+    s.info.pop(_QUEUED, None)
 
 
 def stored_address(to: str) -> str:
@@ -261,14 +299,26 @@ def make_mail(cfg: Config, *, game_id: str | None, kind: str, to: str, subject: 
               in_reply_to: str | None = None, references: Iterable[str] = (),
               thread: Sequence[str] = (), version: int | None = None,
               image: bytes | None = None) -> OutMail:
-    """An outbox row, ready to queue; its Message-ID is fixed now, so a resend after a
-    crash carries the same id. `version`: the game version the mail shows. `thread`:
-    the first and the previous mail of the recipient's thread (`thread_of`): the mail
-    answers `in_reply_to` (a player's mail), its References the thread's first mail,
-    then that mail's `references` and the mail itself, oldest first as RFC 5322 builds
-    them; or else it answers the previous mail, its References the first and the
-    previous mail; each id once. `image`: the HTML's inline picture (PNG bytes,
-    `pbem.mime.IMAGE_CID`). Every header value is cleaned (`pbem.headers`): a
+    """An outbox row, ready to queue (`mail_row`, as an ORM object)."""
+    return OutMail(**mail_row(cfg, game_id=game_id, kind=kind, to=to, subject=subject,
+                              text=text, html=html, now=now, reply_to=reply_to,
+                              in_reply_to=in_reply_to, references=references, thread=thread,
+                              version=version, image=image))
+
+
+def mail_row(cfg: Config, *, game_id: str | None, kind: str, to: str, subject: str,
+             text: str, html: str, now: datetime, reply_to: str | None = None,
+             in_reply_to: str | None = None, references: Iterable[str] = (),
+             thread: Sequence[str] = (), version: int | None = None,
+             image: bytes | None = None) -> dict[str, Any]:
+    """The columns of an outbox row, ready to queue (`queue_mail`); its Message-ID is fixed
+    now, so a resend after a crash carries the same id. `version`: the game version the
+    mail shows. `thread`: the first and the previous mail of the recipient's thread
+    (`thread_of`): the mail answers `in_reply_to` (a player's mail), its References the
+    thread's first mail, then that mail's `references` and the mail itself, oldest first
+    as RFC 5322 builds them; or else it answers the previous mail, its References the
+    first and the previous mail; each id once. `image`: the HTML's inline picture (PNG
+    bytes, `pbem.mime.IMAGE_CID`). Every header value is cleaned (`pbem.headers`): a
     malformed In-Reply-To or reference is dropped, never copied."""
     headers: dict[str, str] = {}
     if reply_to and (reply := clean_address(reply_to)):
@@ -286,11 +336,12 @@ def make_mail(cfg: Config, *, game_id: str | None, kind: str, to: str, subject: 
         headers["Auto-Submitted"] = "auto-generated"
     elif kind == "error":
         headers["Auto-Submitted"] = "auto-replied"
-    return OutMail(message_id=new_message_id(cfg, kind, game_id, version), game_id=game_id,
-                   kind=kind, to_addr=stored_address(to),
-                   subject=clean_subject(subject), text=text, html=html,
-                   headers=json.dumps(headers), image=image or None, next_attempt=now,
-                   created=now)
+    return {"message_id": new_message_id(cfg, kind, game_id, version), "game_id": game_id,
+            "kind": kind, "to_addr": stored_address(to), "subject": clean_subject(subject),
+            "text": text, "html": html, "headers": json.dumps(headers),
+            "image": image or None, "status": "pending", "attempts": 0, "next_attempt": now,
+            "last_error": "", "created": now, "sent_at": None, "claimed_by": "",
+            "claimed_until": None}
 
 
 class UnsendableMail(PbemError):
@@ -310,7 +361,7 @@ def _extra_allowed(name: object) -> bool:
     return low not in _NOT_EXTRA and not low.startswith(("resent-", "content-"))
 
 
-def message_headers(cfg: Config, row: OutMail) -> list[tuple[str, str]]:
+def message_headers(cfg: Config, row: MailRow) -> list[tuple[str, str]]:
     """The header fields of an outbox row's mail, in order, every value cleaned again
     (so a row queued before the cleaning existed, or written by hand, cannot break
     the mail either).
@@ -322,7 +373,7 @@ def message_headers(cfg: Config, row: OutMail) -> list[tuple[str, str]]:
     if not to:
         raise UnsendableMail(f"not a valid recipient address: {row.to_addr[:80]!r}")
     try:
-        extra = row.header_dict()
+        extra = json.loads(row.headers or "{}")
     except ValueError as e:
         raise UnsendableMail(f"the stored headers are not valid JSON: {e}") from None
     if not isinstance(extra, dict):
@@ -355,7 +406,7 @@ def message_headers(cfg: Config, row: OutMail) -> list[tuple[str, str]]:
     return headers
 
 
-def to_message(cfg: Config, row: OutMail) -> Outgoing:
+def to_message(cfg: Config, row: MailRow) -> Outgoing:
     """The mail of an outbox row: multipart/alternative, plain text first (plain text
     alone when the row has no HTML; the HTML with the row's inline picture in a
     multipart/related), built once as the bytes the transports send
@@ -377,7 +428,7 @@ def to_message(cfg: Config, row: OutMail) -> Outgoing:
     return msg
 
 
-def build_message(cfg: Config, row: OutMail) -> Outgoing:
+def build_message(cfg: Config, row: MailRow) -> Outgoing:
     """`to_message`, with any failure of the email package as `UnsendableMail`.
 
     Raises:
@@ -420,27 +471,29 @@ def backoff(attempts: int) -> timedelta:
     return min(timedelta(seconds=30 * 2 ** max(0, attempts - 1)), MAX_BACKOFF)
 
 
-def _mark_failed(fresh: OutMail, error: str, report: SendReport) -> None:
-    fresh.status, fresh.last_error = "failed", error[:500]
+def _mark_failed(mail_id: object, to: str, error: str, report: SendReport) -> dict[str, Any]:
     report.failed += 1
-    report.problems.append(f"outbox {fresh.id} to {fresh.to_addr[:80]!r}: {error[:200]}")
-    log.error("outbox %s to %r failed for good: %s", fresh.id, fresh.to_addr[:80], error)
+    report.problems.append(f"outbox {mail_id} to {to[:80]!r}: {error[:200]}")
+    log.error("outbox %s to %r failed for good: %s", mail_id, to[:80], error)
+    return {"status": "failed", "last_error": error[:500]}
 
 
 class Marks:
     """The results of one claimed batch's sends, recorded on their rows together in
     one transaction (`flush`): sent; failed for good (a permanent refusal, a mail
     that cannot be built, or the `max_attempts`th temporary failure); or pending
-    with a later `next_attempt`. With `claim`, a row is marked only while that
-    batch's lease on it still holds."""
+    with a later `next_attempt`. A row is marked only while it is pending and, with
+    `claim`, while that batch's lease on it still holds: the sent ones by one UPDATE
+    that says so in its WHERE clause, the others each by its own after reading its
+    row locked."""
 
     def __init__(self, store: Store, report: SendReport, now: datetime, max_attempts: int,
                  claim: str = "") -> None:
         self.store, self.report, self.now = store, report, now
         self.max_attempts, self.claim = max_attempts, claim
-        self.results: list[tuple[OutMail, Exception | None]] = []
+        self.results: list[tuple[MailRow, Exception | None]] = []
 
-    def record(self, row: OutMail, error: Exception | None) -> None:
+    def record(self, row: MailRow, error: Exception | None) -> None:
         self.results.append((row, error))
 
     def flush(self) -> None:
@@ -448,45 +501,55 @@ class Marks:
         results, self.results = self.results, []
         if not results:
             return
-        with self.store.transaction() as s:
-            ids = [row.id for row, _ in results]
-            fresh = {r.id: r for r in s.exec(select(OutMail).where(col(OutMail.id).in_(ids))
-                                             .with_for_update())}
-            for row, error in results:
+        ours = [OUTBOX.c.status == "pending"]
+        if self.claim:
+            ours.append(OUTBOX.c.claimed_by == self.claim)
+        sent = [row.id for row, error in results if error is None]
+        with writing(self.store) as conn:
+            marked: set[int] = set()
+            if sent:
+                marked = set(conn.execute(
+                    update(OUTBOX).where(OUTBOX.c.id.in_(sent), *ours)
+                    .values(status="sent", sent_at=self.now, attempts=OUTBOX.c.attempts + 1,
+                            claimed_until=None).returning(OUTBOX.c.id)).scalars())
+                self.report.sent += len(marked)
+            rest = [(row, error) for row, error in results if row.id not in marked]
+            if not rest:
+                return
+            fresh = {r.id: r for r in conn.execute(
+                select(OUTBOX.c.id, OUTBOX.c.status, OUTBOX.c.claimed_by, OUTBOX.c.attempts)
+                .where(OUTBOX.c.id.in_([row.id for row, _ in rest])).with_for_update())}
+            for row, error in rest:
                 mail = fresh.get(row.id)
-                if mail is not None:
-                    self._mark(mail, row, error)
-                    s.add(mail)
+                if mail is None or mail.status != "pending":
+                    continue
+                if self.claim and mail.claimed_by != self.claim:
+                    # Our lease ran out and another worker took the row: it decides.
+                    log.warning("outbox %s: the send lease passed to %s before it was marked",
+                                row.id, mail.claimed_by or "nobody")
+                    continue
+                if error is not None:
+                    conn.execute(update(OUTBOX).where(OUTBOX.c.id == row.id, *ours)
+                                 .values(claimed_until=None, **self._failure(mail, row, error)))
 
-    def _mark(self, fresh: OutMail, row: OutMail, error: Exception | None) -> None:
-        report, now = self.report, self.now
-        if fresh.status != "pending":
-            return
-        if self.claim and fresh.claimed_by != self.claim:
-            # Our lease ran out and another worker took the row: it decides.
-            log.warning("outbox %s: the send lease passed to %s before it was marked",
-                        row.id, fresh.claimed_by or "nobody")
-            return
-        fresh.attempts += 1
-        fresh.claimed_until = None
-        if error is None:
-            fresh.status, fresh.sent_at = "sent", now
-            report.sent += 1
-        elif isinstance(error, PermanentFailure | UnsendableMail):
-            _mark_failed(fresh, str(error), report)
-        elif fresh.attempts >= self.max_attempts:
-            _mark_failed(fresh, f"{error} (attempt {fresh.attempts} of {self.max_attempts})",
-                         report)
-        else:
-            fresh.next_attempt = now + backoff(fresh.attempts)
-            fresh.last_error = str(error)[:500]
-            fresh.claimed_by = ""
-            report.retry += 1
-            log.warning("outbox %s to %r: %s; retry at %s", row.id, row.to_addr[:80], error,
-                        fresh.next_attempt)
+    def _failure(self, fresh: Row[Any], row: MailRow, error: Exception) -> dict[str, Any]:
+        """The columns a failed send sets on its row (`fresh`: as read now)."""
+        report, attempts = self.report, fresh.attempts + 1
+        if isinstance(error, PermanentFailure | UnsendableMail):
+            return {"attempts": attempts, **_mark_failed(row.id, row.to_addr, str(error),
+                                                        report)}
+        if attempts >= self.max_attempts:
+            return {"attempts": attempts, **_mark_failed(
+                row.id, row.to_addr, f"{error} (attempt {attempts} of {self.max_attempts})",
+                report)}
+        retry = self.now + backoff(attempts)
+        report.retry += 1
+        log.warning("outbox %s to %r: %s; retry at %s", row.id, row.to_addr[:80], error, retry)
+        return {"attempts": attempts, "next_attempt": retry, "last_error": str(error)[:500],
+                "claimed_by": ""}
 
 
-def _marker(marks: Marks, rows: Sequence[OutMail]) -> Callable[[int, Exception | None], None]:
+def _marker(marks: Marks, rows: Sequence[MailRow]) -> Callable[[int, Exception | None], None]:
     """The sender's `done` for `rows`: record the result of `rows[i]` in `marks`."""
     def done(i: int, error: Exception | None) -> None:
         marks.record(rows[i], error)
@@ -540,7 +603,7 @@ def send_due(store: Store, sender: Sender, cfg: Config, now: datetime,
             log.info("claim %s: sending outbox %s", claim, ",".join(str(r.id) for r in rows))
             marks = Marks(store, report, now, cfg.send_attempts, claim)
             try:
-                ready: list[OutMail] = []
+                ready: list[MailRow] = []
                 messages: list[EmailMessage] = []
                 for row in rows:
                     try:

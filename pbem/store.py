@@ -30,6 +30,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     LargeBinary,
+    Row,
     Text,
     UniqueConstraint,
     bindparam,
@@ -40,7 +41,7 @@ from sqlalchemy import (
     or_,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.pool import StaticPool
 from sqlmodel import Field, Session, SQLModel, col, create_engine, select
@@ -590,16 +591,34 @@ def _due(now: datetime, *what: Any) -> Any:
             .order_by(col(OutMail.id)))
 
 
-def claim_due(store: Store, now: datetime, limit: int, claim: str,
-              lease: timedelta, share: int = 0) -> list[OutMail]:
-    """Claim up to `limit` due outbox rows for one batch and commit the claim.
+OUTBOX = OutMail.__table__
+"""The outbox table, for the statements that claim and mark its rows without ORM objects."""
 
-    The rows are chosen with `FOR UPDATE SKIP LOCKED` (on SQLite the transaction's
-    write lock serialises claims instead), so of several workers each row goes to
-    one; the lease (`claimed_by = claim`, `claimed_until = now + lease`) keeps it
-    from the others after the commit, until it expires (a killed worker's rows are
-    taken over then). On PostgreSQL the claim is one statement, committed on its own
-    (an UPDATE of the rows its subquery locks, returning them).
+MailRow = OutMail | Row[Any]
+"""An outbox row: the ORM object, or its columns as `claim_due` returns them."""
+
+
+@contextmanager
+def writing(store: Store) -> Iterator[Connection]:
+    """A connection in a transaction committed at the end, or rolled back on error
+    (on SQLite holding the write lock from the start, as `Store.transaction`)."""
+    with store.engine.begin() as conn:
+        if store.is_sqlite:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        yield conn
+
+
+def claim_due(store: Store, now: datetime, limit: int, claim: str,
+              lease: timedelta, share: int = 0) -> list[Row[Any]]:
+    """Claim up to `limit` due outbox rows for one batch and commit the claim; the
+    claimed rows' columns (read-only rows, no ORM objects), in id order.
+
+    One UPDATE of the rows its subquery chooses, returning them: the rows are chosen
+    with `FOR UPDATE SKIP LOCKED` (on SQLite the transaction's write lock serialises
+    claims instead), so of several workers each row goes to one; the lease
+    (`claimed_by = claim`, `claimed_until = now + lease`) keeps it from the others
+    after the commit, until it expires (a killed worker's rows are taken over then).
+    On PostgreSQL the statement is committed on its own (no transaction around it).
 
     `share` > 0: take at most half of the rows due (rounded up), and never fewer than
     `share`, so that the last rows of a backlog are split among the workers sending
@@ -611,20 +630,16 @@ def claim_due(store: Store, now: datetime, limit: int, claim: str,
         due = _due(now, func.count()).order_by(None).scalar_subquery()
         size = func.least(limit, func.greatest(share, (due + 1) // 2)) if not store.is_sqlite \
             else func.min(limit, func.max(share, (due + 1) // 2))
-    if not store.is_sqlite:
-        chosen = _due(now, OutMail.id).limit(size).with_for_update(skip_locked=True)
-        with store.read() as s:  # no transaction around the one statement
-            rows = list(s.execute(
-                update(OutMail).where(col(OutMail.id).in_(chosen))
-                .values(claimed_by=claim, claimed_until=now + lease).returning(OutMail),
-                execution_options={"synchronize_session": False}).scalars())
-        return sorted(rows, key=lambda row: row.id or 0)
-    with store.transaction() as s:
-        rows = list(s.exec(_due(now).limit(size).with_for_update(skip_locked=True)))
-        for row in rows:
-            row.claimed_by, row.claimed_until = claim, now + lease
-            s.add(row)
-    return rows
+    chosen = _due(now, OutMail.id).limit(size).with_for_update(skip_locked=True)
+    claiming = (update(OUTBOX).where(OUTBOX.c.id.in_(chosen))
+                .values(claimed_by=claim, claimed_until=now + lease).returning(*OUTBOX.c))
+    if store.is_sqlite:
+        with writing(store) as conn:
+            rows = conn.execute(claiming).all()
+    else:
+        with store._reader.connect() as conn:  # autocommit: the one statement alone
+            rows = conn.execute(claiming).all()
+    return sorted(rows, key=lambda row: int(row.id))
 
 
 def release_claim(store: Store, claim: str) -> int:

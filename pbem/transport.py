@@ -25,7 +25,9 @@ import hashlib
 import logging
 import os
 import re
+import shutil
 import ssl
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -100,7 +102,8 @@ _SAFE = re.compile(r"[^a-z0-9@._+-]")
 class MailDirs:
     """Mail on disk: one folder per address, each with `new/`, `cur/` (read by a
     client), `processed/` and `failed/`. Files are written to `tmp/` and renamed, so
-    a reader never sees half a mail."""
+    a reader never sees half a mail. A folder made here is made whole at once, with
+    `.sent/` (`SENT`), where `DirSender` notes each Message-ID it delivers there."""
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
@@ -108,13 +111,32 @@ class MailDirs:
     def folder(self, address: str) -> Path:
         return self.root / _SAFE.sub("_", base_address(address))
 
+    def make(self, box: Path) -> None:
+        """Make the folder `box` unless it exists: built aside with its `tmp/`, `new/`
+        and `SENT` and renamed into place, so whoever sees it sees it whole."""
+        if box.is_dir():
+            return
+        box.parent.mkdir(parents=True, exist_ok=True)
+        aside = Path(tempfile.mkdtemp(prefix=".new-", dir=box.parent))
+        for sub in ("tmp", "new", SENT):
+            (aside / sub).mkdir()
+        try:
+            os.rename(aside, box)
+        except OSError:
+            if not box.is_dir():
+                raise
+            shutil.rmtree(aside, ignore_errors=True)  # another process made it first
+
     def deliver(self, to: str, raw: bytes, name: str) -> Path:
         box = self.folder(to)
-        for sub in ("tmp", "new"):
-            (box / sub).mkdir(parents=True, exist_ok=True)
-        tmp = box / "tmp" / name
-        tmp.write_bytes(raw)
-        final = box / "new" / name
+        tmp, final = box / "tmp" / name, box / "new" / name
+        try:
+            tmp.write_bytes(raw)
+        except FileNotFoundError:  # a new folder, or one made elsewhere without tmp/
+            self.make(box)
+            for sub in ("tmp", "new"):
+                (box / sub).mkdir(exist_ok=True)
+            tmp.write_bytes(raw)
         os.replace(tmp, final)
         return final
 
@@ -123,6 +145,11 @@ class MailDirs:
         if not box.is_dir():
             return []
         return sorted(box.glob("*.eml"))
+
+
+SENT = ".sent"
+"""A mail folder's record of the Message-IDs `DirSender` delivered to it: an empty
+file named for each (`_digest`), written just before the mail."""
 
 
 def _digest(msg_id: str) -> str:
@@ -200,8 +227,16 @@ def recipients(msg: EmailMessage) -> list[str]:
 
 
 class DirSender:
-    """Sends by writing `.eml` files into each recipient's folder. A resend of the same
-    Message-ID overwrites the same file, so this transport delivers exactly once."""
+    """Sends by writing `.eml` files into each recipient's folder, each Message-ID
+    once: a resend (a crash came between the delivery and the row's mark) finds the
+    mail delivered and writes nothing.
+
+    Whether it was delivered is known without listing the folder: each delivery's
+    Message-ID is noted in the folder's `SENT` first, so no note there means never
+    delivered. A note (the crash may have come between it and the mail), or a
+    folder made before there were notes (no `SENT`), sends it to the folders'
+    listings, as before: a mail of that Message-ID in `new/`, `cur/` or
+    `processed/` is the earlier delivery."""
 
     def __init__(self, dirs: MailDirs) -> None:
         self.dirs = dirs
@@ -215,16 +250,38 @@ class DirSender:
                 mid = msg.message_id if isinstance(msg, Outgoing) and msg.message_id \
                     else str(msg["Message-ID"])
                 for to in recipients(msg):
-                    box = self.dirs.folder(to)
-                    pattern = f"*-{_digest(mid)}.eml"
-                    if any(next((box / sub).glob(pattern), None)
-                           for sub in ("new", "cur", "processed")):
-                        continue  # delivered before a crash: same Message-ID, same mail
-                    self.dirs.deliver(to, raw, _eml_name(mid))
+                    self._deliver_once(to, raw, mid)
             except OSError as e:
                 done(i, TransportError(f"cannot write mail: {e}"))
                 continue
             done(i, None)
+
+    def _deliver_once(self, to: str, raw: bytes, mid: str) -> None:
+        box, digest = self.dirs.folder(to), _digest(mid)
+        try:
+            self._note(box, digest)
+        except FileExistsError:
+            if self._delivered(box, digest):  # noted: perhaps before a crash
+                return
+        except FileNotFoundError:  # no such folder yet, or one without `SENT`
+            if box.is_dir():
+                if self._delivered(box, digest):
+                    return
+            else:
+                self.dirs.make(box)
+                self._note(box, digest)
+        self.dirs.deliver(to, raw, _eml_name(mid))
+
+    @staticmethod
+    def _note(box: Path, digest: str) -> None:
+        """Note `digest` in the folder's `SENT`; FileExistsError if it is there."""
+        os.close(os.open(box / SENT / digest, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+
+    @staticmethod
+    def _delivered(box: Path, digest: str) -> bool:
+        """Whether the folder holds a mail of the Message-ID with this digest."""
+        return any(next((box / sub).glob(f"*-{digest}.eml"), None)
+                   for sub in ("new", "cur", "processed"))
 
 
 # --------------------------------------------------------------------------- IMAP

@@ -18,7 +18,7 @@ from pbem.config import Config
 from pbem.mime import BOUNDARY, Outgoing, compose, read_back
 from pbem.outbound import build_message, make_mail, send_due
 from pbem.store import OutMail, Store
-from pbem.transport import DirSender, MailDirs, message_bytes
+from pbem.transport import DirSender, MailDirs, _digest, message_bytes
 
 from .fakes import NOW
 
@@ -145,3 +145,92 @@ def test_a_batch_is_marked_sent_in_one_transaction(n: int, share: int,
         rows = list(s.exec(select(OutMail)))
     assert all(r.status == "sent" and r.attempts == 1 and r.claimed_until is None
                for r in rows)
+
+
+def _delivered(dirs: MailDirs, address: str) -> list[Path]:
+    box = dirs.folder(address)
+    return [p for sub in ("new", "cur", "processed") for p in (box / sub).glob("*.eml")]
+
+
+def test_a_message_id_is_delivered_once_without_listing_the_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first delivery reads the folder's notes (`.sent/`), not its mails; a resend
+    (a crash came before the row was marked) finds the note, then the mail, and
+    writes nothing, wherever the reader moved the mail."""
+    dirs, msg = MailDirs(tmp_path), build_message(CFG, row())
+    listed: list[Path] = []
+    real_glob = Path.glob
+
+    def glob(self: Path, pattern: str) -> object:
+        listed.append(self)
+        return real_glob(self, pattern)
+
+    monkeypatch.setattr(Path, "glob", glob)
+    DirSender(dirs).send_batch([msg], lambda i, e: None)
+    assert listed == []
+    [path] = _delivered(dirs, "anna@example.org")
+    (path.parent.parent / "cur").mkdir()
+    path.rename(path.parent.parent / "cur" / path.name)
+    errors: list[Exception | None] = []
+    DirSender(dirs).send_batch([msg], lambda i, e: errors.append(e))
+    assert errors == [None] and listed
+    assert [p.name for p in _delivered(dirs, "anna@example.org")] == [path.name]
+
+
+def test_a_noted_message_id_whose_mail_was_never_written_is_delivered(tmp_path: Path) -> None:
+    """The note is written before the mail: a crash between them leaves a note
+    without a mail, and the resend delivers it."""
+    dirs, msg = MailDirs(tmp_path), build_message(CFG, row())
+    other = build_message(CFG, row(subject="another"))
+    DirSender(dirs).send_batch([other], lambda i, e: None)  # the folder exists
+    box = dirs.folder("anna@example.org")
+    (box / ".sent" / _digest(msg.message_id)).touch()
+    DirSender(dirs).send_batch([msg], lambda i, e: None)
+    assert len(_delivered(dirs, "anna@example.org")) == 2
+
+
+def test_a_folder_without_notes_is_listed_for_an_earlier_delivery(tmp_path: Path) -> None:
+    """A folder made before the notes (no `.sent/`) holds deliveries nobody noted:
+    a resend looks for the mail itself, and delivers one it does not find."""
+    dirs, msg = MailDirs(tmp_path), build_message(CFG, row())
+    DirSender(dirs).send_batch([msg], lambda i, e: None)
+    box = dirs.folder("anna@example.org")
+    for note in (box / ".sent").iterdir():
+        note.unlink()
+    (box / ".sent").rmdir()
+    DirSender(dirs).send_batch([msg], lambda i, e: None)
+    assert len(_delivered(dirs, "anna@example.org")) == 1
+    fresh = build_message(CFG, row(subject="new"))
+    DirSender(dirs).send_batch([fresh], lambda i, e: None)
+    assert len(_delivered(dirs, "anna@example.org")) == 2
+    assert not (box / ".sent").exists()
+
+
+def test_queued_rows_are_inserted_at_commit_and_dropped_with_a_rollback() -> None:
+    """`queue_mail` rows are written together when the transaction commits, in the
+    order queued, and seen by the thread of a later mail of the same transaction; a
+    transaction rolled back leaves none."""
+    from pbem.outbound import mail_row, queue_mail, thread_of
+
+    store = Store("sqlite://")
+    store.create_all()
+
+    def values(i: int) -> dict[str, object]:
+        return mail_row(CFG, game_id="pof-1", kind="status", to="anna@example.org",
+                        subject=f"mail {i}", text="hi\n", html="", now=NOW)
+
+    with pytest.raises(RuntimeError), store.transaction() as s:
+        queue_mail(s, values(0))
+        raise RuntimeError("the move failed")
+    queued = [values(i) for i in range(3)]
+    with store.transaction() as s:
+        queue_mail(s, queued[0])
+        assert thread_of(s, "pof-1", "anna@example.org") == (queued[0]["message_id"],)
+        queue_mail(s, queued[1])
+        queue_mail(s, queued[2])
+        assert thread_of(s, "pof-1", "anna@example.org") == (queued[0]["message_id"],
+                                                             queued[2]["message_id"])
+    with store.read() as s:
+        rows = list(s.exec(select(OutMail).order_by(OutMail.id)))  # type: ignore[arg-type]
+    assert [r.message_id for r in rows] == [q["message_id"] for q in queued]
+    assert all(r.status == "pending" and r.attempts == 0 for r in rows)

@@ -154,6 +154,84 @@ def test_a_row_is_marked_only_while_its_lease_is_ours(store: Store) -> None:
     assert sent.claimed_by == "fast" and sent.claimed_until is None
 
 
+def _set(store: Store, mail_id: int | None, **values: object) -> None:
+    with store.transaction() as s:
+        row = s.get(OutMail, mail_id)
+        assert row is not None
+        for k, v in values.items():
+            setattr(row, k, v)
+        s.add(row)
+
+
+def test_a_batch_sent_whole_is_marked_by_one_guarded_statement(store: Store) -> None:
+    """Every mail of the batch sent: one UPDATE marks them all, and only the rows
+    still pending under this batch's lease (said in its WHERE clause, so a lease
+    that passed meanwhile is never overwritten)."""
+    from pbem.outbound import Marks, SendReport
+
+    queue_mails(store, 3)
+    rows = claim_due(store, NOW, 10, "me", LEASE)
+    _set(store, rows[2].id, claimed_by="other")  # its lease passed to another worker
+    seen: list[str] = []
+
+    def record(_c: object, _cur: object, statement: str, *_: object) -> None:
+        seen.append(statement)
+
+    report = SendReport()
+    marks = Marks(store, report, NOW, 5, claim="me")
+    for row in rows:
+        marks.record(row, None)
+    event.listen(store.engine, "before_cursor_execute", record)
+    try:
+        marks.flush()
+    finally:
+        event.remove(store.engine, "before_cursor_execute", record)
+    writes = [x for x in seen if not x.startswith(("BEGIN", "SELECT"))]
+    assert len(writes) == 1 and writes[0].startswith("UPDATE pbem_outbox")
+    assert "claimed_by" in writes[0].split("WHERE", 1)[1]
+    assert report.sent == 2
+    with store.read() as s:
+        got = {r.id: r for r in s.exec(select(OutMail))}
+    assert [(got[r.id].status, got[r.id].attempts, got[r.id].claimed_by) for r in rows] == [
+        ("sent", 1, "me"), ("sent", 1, "me"), ("pending", 0, "other")]
+    assert got[rows[0].id].claimed_until is None and got[rows[0].id].sent_at is not None
+
+
+def test_a_mixed_batch_is_marked_row_by_row(store: Store) -> None:
+    """Sent, a retry, a permanent refusal, the last allowed attempt, a lease passed,
+    a row another worker marked already: each row gets what it got before."""
+    from pbem.outbound import Marks, PermanentFailure, SendReport
+
+    queue_mails(store, 6)
+    rows = claim_due(store, NOW, 10, "me", LEASE)
+    _set(store, rows[3].id, attempts=4)
+    _set(store, rows[4].id, claimed_by="other")
+    _set(store, rows[5].id, status="failed")
+    report = SendReport()
+    marks = Marks(store, report, NOW, 5, claim="me")
+    for row, error in zip(rows, [None, TransportError("down"), PermanentFailure("no such user"),
+                                 TransportError("down"), TransportError("down"), None],
+                          strict=True):
+        marks.record(row, error)
+    marks.flush()
+    assert (report.sent, report.retry, report.failed) == (1, 1, 2)
+    with store.read() as s:
+        got = {r.id: r for r in s.exec(select(OutMail))}
+    state = [(got[r.id].status, got[r.id].attempts, got[r.id].claimed_by,
+              got[r.id].claimed_until is None, got[r.id].last_error) for r in rows]
+    assert state == [
+        ("sent", 1, "me", True, ""),
+        ("pending", 1, "", True, "down"),
+        ("failed", 1, "me", True, "no such user"),
+        ("failed", 5, "me", True, "down (attempt 5 of 5)"),
+        ("pending", 0, "other", False, ""),
+        ("failed", 0, "me", False, ""),
+    ]
+    retry = got[rows[1].id].next_attempt
+    assert retry is not None and retry.replace(tzinfo=None) == (NOW + timedelta(seconds=30)
+                                                                ).replace(tzinfo=None)
+
+
 def test_a_crashing_sender_frees_its_batch_for_the_next_pass(store: Store) -> None:
     """A sender that raises is charged a temporary failure for the mail in hand (so
     one broken transport cannot stop every later mail); no row stays claimed."""
