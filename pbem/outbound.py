@@ -163,28 +163,31 @@ KEPT_PARTS = 256  # parts `kept` holds at most (then it starts afresh)
 # Jinja2's newstyle gettext (`jinja2.ext._make_new_gettext`) with the same result, in
 # one call instead of three through the template's context: the words of the
 # language in use, marked safe in an HTML template, then always formatted with the
-# values given (escaped in HTML).
+# values given (escaped in HTML); words without a `%` are what formatting gives.
+
+
+def _format(autoescape: bool, text: str, values: dict[str, Any]) -> str:
+    if autoescape:
+        text = Markup(text)
+    return text % values if "%" in text else text
 
 
 @pass_eval_context
 def _gettext(eval_ctx: EvalContext, message: str, /, **values: Any) -> str:
-    text = i18n.gettext(message)
-    return (Markup(text) if eval_ctx.autoescape else text) % values
+    return _format(eval_ctx.autoescape, i18n.gettext(message), values)
 
 
 @pass_eval_context
 def _ngettext(eval_ctx: EvalContext, singular: str, plural: str, n: int, /,
               **values: Any) -> str:
     values.setdefault("num", n)
-    text = i18n.ngettext(singular, plural, n)
-    return (Markup(text) if eval_ctx.autoescape else text) % values
+    return _format(eval_ctx.autoescape, i18n.ngettext(singular, plural, n), values)
 
 
 @pass_eval_context
 def _pgettext(eval_ctx: EvalContext, context: str, message: str, /, **values: Any) -> str:
     values.setdefault("context", context)
-    text = i18n.pgettext(context, message)
-    return (Markup(text) if eval_ctx.autoescape else text) % values
+    return _format(eval_ctx.autoescape, i18n.pgettext(context, message), values)
 
 
 def _tidy(text: str) -> str:
