@@ -17,7 +17,7 @@ from functools import lru_cache
 from markupsafe import Markup, escape
 
 from engine.princes.views import GRID_LETTERS, PlayerView, View
-from pbem.i18n import gettext, tr
+from pbem.i18n import gettext, tr, words_in_use
 
 from .terms import name
 
@@ -131,12 +131,18 @@ PER_BAND = 4  # text boards side by side at most (4 fit in 78 characters)
 
 def legend_lines(width: int = 76) -> list[str]:
     """The key to the text board's letters and marks, every letter spelt out."""
+    return list(_legend_lines(words_in_use(), width))
+
+
+@lru_cache(maxsize=16)
+def _legend_lines(words: object, width: int) -> tuple[str, ...]:
+    """The legend in the language of `words` (`pbem.i18n.words_in_use`), kept."""
     buildings = ", ".join(f"{GRID_LETTERS[w]} {name(w)}" for w in BUILDINGS)
     landscapes = ", ".join(f"{GRID_LETTERS[w]} {name(w)}" for w in LANDSCAPES)
     text = tr("Key: P Palazzo, . empty; buildings: %(buildings)s; landscapes: "
               "%(landscapes)s. A | or - between two cells parts two separate pieces, so two "
               "towers side by side read R|R.", buildings=buildings, landscapes=landscapes)
-    return textwrap.wrap(text, width)
+    return tuple(textwrap.wrap(text, width))
 
 
 def _text_rows(b: Board) -> list[tuple[str, str]]:
@@ -261,6 +267,12 @@ def _html_board(b: Board) -> HtmlBoard:
 
 def html_legend() -> tuple[LegendEntry, ...]:
     """Every kind of cell with its letter, name and colour, for the HTML legend."""
+    return _html_legend(words_in_use())
+
+
+@lru_cache(maxsize=16)
+def _html_legend(words: object) -> tuple[LegendEntry, ...]:
+    """The HTML legend in the language of `words`, kept."""
     return tuple(LegendEntry(k.letter, _kind_word(k), k.colour) for k in KINDS)
 
 
