@@ -157,7 +157,7 @@ class Renderer:
         return _tidy(text), html
 
 
-KEPT_PARTS = 256  # parts `kept` holds at most (then it starts afresh)
+KEPT_PARTS = 128  # parts `kept` holds at most (then it starts afresh)
 
 
 # Jinja2's newstyle gettext (`jinja2.ext._make_new_gettext`) with the same result, in

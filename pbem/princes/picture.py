@@ -136,7 +136,7 @@ def _draw_legend(im: Image.Image, x0: int, y0: int, width: int) -> None:
 BLEED = 4  # pixels a board's drawing may reach beyond its box (its lines, its letters)
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=64)  # some 60 kB each
 def _board_picture(b: Board, n: int) -> Image.Image:
     """One principality drawn alone, with `BLEED` pixels of white around its box: the
     same pixels as drawn in place (the boards lie `GAP` apart), kept for every picture
