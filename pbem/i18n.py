@@ -176,6 +176,12 @@ def current_language() -> str:
     return _language.get()
 
 
+def words_in_use() -> object:
+    """The catalogue `speaking` set (the same object for the same language and game
+    words): what a text kept across mails depends on besides its values."""
+    return _current.get() or _ENGLISH
+
+
 def gettext(message: str) -> str:
     """`message` in the current language."""
     return (_current.get() or _ENGLISH).gettext(message)

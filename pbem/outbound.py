@@ -31,8 +31,11 @@ from jinja2 import (
     FileSystemBytecodeCache,
     FileSystemLoader,
     StrictUndefined,
+    pass_eval_context,
     select_autoescape,
 )
+from jinja2.nodes import EvalContext
+from markupsafe import Markup
 from sqlalchemy import Row, bindparam, event, func, insert, union_all, update
 from sqlmodel import Session, select
 
@@ -101,6 +104,7 @@ class Renderer:
         self.template_dir = template_dir
         self.cache = cache
         self._envs: dict[str, Environment] = {}
+        self._kept: dict[tuple[Any, ...], str] = {}  # `kept` parts by what made them
 
     def env(self, folder: str) -> Environment:
         """The templates of the game whose folder is `folder`."""
@@ -118,8 +122,30 @@ class Renderer:
             env.install_gettext_callables(  # type: ignore[attr-defined]
                 gettext=i18n.gettext, ngettext=i18n.ngettext, pgettext=i18n.pgettext,
                 newstyle=True)
+            env.globals.update(_=_gettext, gettext=_gettext, ngettext=_ngettext,
+                               pgettext=_pgettext, kept=self._keeper(env, folder))
             self._envs[folder] = env
         return env
+
+    def _keeper(self, env: Environment, folder: str) -> Callable[..., str]:
+        """The templates' `kept(NAME, **values)`: the template NAME rendered with
+        `values` alone (no name of the calling template's), in the words in use, and
+        kept for the next mail that passes the same values (which must be hashable):
+        a part that is the same for every seat of a position is written once."""
+
+        @pass_eval_context
+        def kept(eval_ctx: EvalContext, name: str, /, **values: Any) -> str:
+            key = (folder, name, eval_ctx.autoescape, i18n.words_in_use(),
+                   tuple(sorted(values.items())))
+            out = self._kept.get(key)
+            if out is None:
+                if len(self._kept) >= KEPT_PARTS:
+                    self._kept.clear()
+                out = env.get_template(name).render(values)
+                out = self._kept[key] = Markup(out) if eval_ctx.autoescape else out
+            return out
+
+        return kept
 
     def render(self, name: str, ctx: dict[str, Any],
                folder: str | None = None) -> tuple[str, str]:
@@ -129,6 +155,39 @@ class Renderer:
         text = env.get_template(f"{name}.txt").render(ctx)
         html = env.get_template(f"{name}.html").render(ctx)
         return _tidy(text), html
+
+
+KEPT_PARTS = 128  # parts `kept` holds at most (then it starts afresh)
+
+
+# Jinja2's newstyle gettext (`jinja2.ext._make_new_gettext`) with the same result, in
+# one call instead of three through the template's context: the words of the
+# language in use, marked safe in an HTML template, then always formatted with the
+# values given (escaped in HTML); words without a `%` are what formatting gives.
+
+
+def _format(autoescape: bool, text: str, values: dict[str, Any]) -> str:
+    if autoescape:
+        text = Markup(text)
+    return text % values if "%" in text else text
+
+
+@pass_eval_context
+def _gettext(eval_ctx: EvalContext, message: str, /, **values: Any) -> str:
+    return _format(eval_ctx.autoescape, i18n.gettext(message), values)
+
+
+@pass_eval_context
+def _ngettext(eval_ctx: EvalContext, singular: str, plural: str, n: int, /,
+              **values: Any) -> str:
+    values.setdefault("num", n)
+    return _format(eval_ctx.autoescape, i18n.ngettext(singular, plural, n), values)
+
+
+@pass_eval_context
+def _pgettext(eval_ctx: EvalContext, context: str, message: str, /, **values: Any) -> str:
+    values.setdefault("context", context)
+    return _format(eval_ctx.autoescape, i18n.pgettext(context, message), values)
 
 
 def _tidy(text: str) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, repeat
 
 from engine import decks
 
@@ -119,7 +119,7 @@ def _builds(grid: Grid, building: str, zone: int) -> tuple[Build, ...]:
     """Every build of `building` inside `zone`: while shapes are unknown, hundreds a
     building; a seat's zone stays the same until it builds, so its next status mail
     lists the same (commands are values: sharing them is safe)."""
-    return tuple(Build(building, cells) for cells in grid.placements(building, zone))
+    return tuple(map(Build, repeat(building), grid.placements(building, zone)))
 
 
 def _recruits(state: State, seat: int) -> list[Command]:

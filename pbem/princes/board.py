@@ -17,7 +17,7 @@ from functools import lru_cache
 from markupsafe import Markup, escape
 
 from engine.princes.views import GRID_LETTERS, PlayerView, View
-from pbem.i18n import gettext, tr
+from pbem.i18n import gettext, tr, words_in_use
 
 from .terms import name
 
@@ -131,12 +131,18 @@ PER_BAND = 4  # text boards side by side at most (4 fit in 78 characters)
 
 def legend_lines(width: int = 76) -> list[str]:
     """The key to the text board's letters and marks, every letter spelt out."""
+    return list(_legend_lines(words_in_use(), width))
+
+
+@lru_cache(maxsize=16)
+def _legend_lines(words: object, width: int) -> tuple[str, ...]:
+    """The legend in the language of `words` (`pbem.i18n.words_in_use`), kept."""
     buildings = ", ".join(f"{GRID_LETTERS[w]} {name(w)}" for w in BUILDINGS)
     landscapes = ", ".join(f"{GRID_LETTERS[w]} {name(w)}" for w in LANDSCAPES)
     text = tr("Key: P Palazzo, . empty; buildings: %(buildings)s; landscapes: "
               "%(landscapes)s. A | or - between two cells parts two separate pieces, so two "
               "towers side by side read R|R.", buildings=buildings, landscapes=landscapes)
-    return textwrap.wrap(text, width)
+    return tuple(textwrap.wrap(text, width))
 
 
 def _text_rows(b: Board) -> list[tuple[str, str]]:
@@ -214,15 +220,35 @@ def _cell_style(b: Board, r: int, c: int) -> str:
     return ";".join(parts)
 
 
-def html_boards(view: View) -> list[dict[str, object]]:
-    """The principalities for `templates/princes/_board.html`: per board its name,
-    column letters, and its rows as table rows (`rows_html`: the row's number, then
-    each cell with its colour, borders and letter)."""
-    return [_html_board(b) for b in boards(view)]
+@dataclass(frozen=True, slots=True)
+class HtmlBoard:
+    """One board for `templates/princes/_board.html`: its name, column letters and its
+    rows as table rows (the row's number, then each cell with its colour, borders and
+    letter)."""
+
+    name: str
+    columns: tuple[str, ...]
+    rows_html: Markup
+
+
+@dataclass(frozen=True, slots=True)
+class LegendEntry:
+    """A kind of cell in the HTML legend: its letter, its name in the reader's
+    language, its colour."""
+
+    letter: str
+    word: str
+    colour: str
+
+
+def html_boards(view: View) -> tuple[HtmlBoard, ...]:
+    """The principalities for `templates/princes/_board.html`, public data alone: the
+    template keeps what it writes of them for every seat's mail of the position."""
+    return tuple(_html_board(b) for b in boards(view))
 
 
 @lru_cache(maxsize=1024)
-def _html_board(b: Board) -> dict[str, object]:
+def _html_board(b: Board) -> HtmlBoard:
     """One board for the template, its 49 cells' markup written here once for every
     seat's mail of the position (kept; never changed)."""
     rows = []
@@ -236,12 +262,18 @@ def _html_board(b: Board) -> dict[str, object]:
             css = f' style="{style}"' if style else ""
             cells.append(f"<td{width}{colour}{css}>{escape(cell.kind.letter)}</td>")
         rows.append("".join(cells) + "</tr>\n")
-    return {"name": b.name, "columns": list(b.columns()), "rows_html": Markup("".join(rows))}
+    return HtmlBoard(b.name, tuple(b.columns()), Markup("".join(rows)))
 
 
-def html_legend() -> list[dict[str, str]]:
+def html_legend() -> tuple[LegendEntry, ...]:
     """Every kind of cell with its letter, name and colour, for the HTML legend."""
-    return [{"letter": k.letter, "word": _kind_word(k), "colour": k.colour} for k in KINDS]
+    return _html_legend(words_in_use())
+
+
+@lru_cache(maxsize=16)
+def _html_legend(words: object) -> tuple[LegendEntry, ...]:
+    """The HTML legend in the language of `words`, kept."""
+    return tuple(LegendEntry(k.letter, _kind_word(k), k.colour) for k in KINDS)
 
 
 def _kind_word(k: Kind) -> str:

@@ -3,6 +3,7 @@ players' table, the principalities and the supply, from one seat's view."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from engine.princes.views import View
@@ -87,19 +88,46 @@ def _grid_lines(view: View) -> list[str]:
     return board.text_lines(view)
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    """A player's row of the players' table, as this seat sees it ("?": florins
+    hidden). The templates read attributes: a dict's keys would cost Jinja2 a failed
+    attribute lookup each."""
+
+    name: str
+    fame: int
+    florins: int | str
+    builders: int
+    jesters: int
+    cards: str  # professions + bonus (b) + prestige (p) cards in hand
+    display: str  # freedoms and works on display ("-": none)
+
+
+@dataclass(frozen=True, slots=True)
+class Me:
+    """The reader's own line: its counts and, in its language, its cards."""
+
+    name: str
+    fame: int
+    florins: int | None
+    builders: int
+    jesters: int
+    hand: tuple[str, ...]
+    recruiting: int
+    bonus_hand: tuple[str, ...]
+    prestige_hand: tuple[str, ...]
+    dealt: tuple[str, ...]
+
+
 def status_context(view: View) -> dict[str, Any]:
     """The names `templates/princes/status.*` shows beside the shared ones."""
     assert view.viewer is not None
     me = view.players[view.viewer]
-    players = []
-    for p in view.players:
-        display = names([*p.freedoms, *p.table]) or "-"
-        players.append({
-            "name": p.name, "fame": p.fame,
-            "florins": "?" if p.florins is None else p.florins,
-            "builders": p.builders, "jesters": p.jesters,
-            "cards": f"{p.hand_count}+{p.bonus_count}b+{p.prestige_count}p", "display": display,
-        })
+    players = [
+        PlayerRow(p.name, p.fame, "?" if p.florins is None else p.florins, p.builders,
+                  p.jesters, f"{p.hand_count}+{p.bonus_count}b+{p.prestige_count}p",
+                  names([*p.freedoms, *p.table]) or "-")
+        for p in view.players]
     pending_line = ""
     if view.pending is not None:
         pd = view.pending
@@ -137,12 +165,9 @@ def status_context(view: View) -> dict[str, Any]:
         "characters_line": characters_line,
         "round_line": round_line(view), "left_line": left_line(view),
         "cards_legend": _(CARDS_LEGEND), "game_over": view.phase == "over",
-        "me": {
-            "name": me.name, "fame": me.fame, "florins": me.florins, "builders": me.builders,
-            "jesters": me.jesters, "hand": [name(c) for c in me.hand or ()],
-            "recruiting": me.recruiting, "bonus_hand": me.bonus_hand or (),
-            "prestige_hand": me.prestige_hand or (), "dealt": [name(c) for c in me.dealt or ()],
-        },
+        "me": Me(me.name, me.fame, me.florins, me.builders, me.jesters,
+                 tuple(name(c) for c in me.hand or ()), me.recruiting, me.bonus_hand or (),
+                 me.prestige_hand or (), tuple(name(c) for c in me.dealt or ())),
         "players": players, "grid_lines": _grid_lines(view), "supply": supply,
         "board_legend": board.legend_lines(), "boards": board.html_boards(view),
         "board_kinds": board.html_legend(),

@@ -133,6 +133,29 @@ def _draw_legend(im: Image.Image, x0: int, y0: int, width: int) -> None:
         _text(im, (x + SWATCH + 6, y + (SWATCH - GLYPH_H) // 2 + 1), k.word, BLACK)
 
 
+BLEED = 4  # pixels a board's drawing may reach beyond its box (its lines, its letters)
+
+
+@lru_cache(maxsize=64)  # some 60 kB each
+def _board_picture(b: Board, n: int) -> Image.Image:
+    """One principality drawn alone, with `BLEED` pixels of white around its box: the
+    same pixels as drawn in place (the boards lie `GAP` apart), kept for every picture
+    that shows this board, so a move redraws only the boards it changed."""
+    bw, bh = _board_size(b)
+    im = Image.new("P", (bw + 2 * BLEED, bh + 2 * BLEED), WHITE)
+    im.putpalette(_palette())
+    _draw_board(im, b, n, BLEED, BLEED)
+    return im
+
+
+@cache
+def _legend(width: int) -> Image.Image:
+    im = Image.new("P", (width, _legend_rows(width) * (SWATCH + 6)), WHITE)
+    im.putpalette(_palette())
+    _draw_legend(im, 0, 0, width)
+    return im
+
+
 @lru_cache(maxsize=64)
 def _picture(all_boards: tuple[Board, ...]) -> bytes:
     rows = max(1, math.ceil(len(all_boards) / PER_ROW))
@@ -147,8 +170,8 @@ def _picture(all_boards: tuple[Board, ...]) -> bytes:
     for i, b in enumerate(all_boards):
         x = MARGIN + (i % per_row) * (bw + GAP)
         y = MARGIN + (i // per_row) * (bh + GAP)
-        _draw_board(im, b, i + 1, x, y)
-    _draw_legend(im, MARGIN, legend_y, width - 2 * MARGIN)
+        im.paste(_board_picture(b, i + 1), (x - BLEED, y - BLEED))
+    im.paste(_legend(width - 2 * MARGIN), (MARGIN, legend_y))
     out = io.BytesIO()
     im.save(out, "PNG", compress_level=6)  # zlib's default: 6x faster than level 9 for +25%
     return out.getvalue()
@@ -156,5 +179,6 @@ def _picture(all_boards: tuple[Board, ...]) -> bytes:
 
 def board_png(view: View) -> bytes:
     """The picture of every principality of `view` as PNG bytes (the same for the
-    same boards: kept for the next seat's mail of the same position)."""
+    same boards: kept for the next seat's mail of the same position; each board's
+    drawing kept for the next position that shows it)."""
     return _picture(boards(view))
