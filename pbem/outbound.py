@@ -395,12 +395,18 @@ def mail_row(cfg: Config, *, game_id: str | None, kind: str, to: str, subject: s
         headers["Auto-Submitted"] = "auto-generated"
     elif kind == "error":
         headers["Auto-Submitted"] = "auto-replied"
-    return {"message_id": new_message_id(cfg, kind, game_id, version), "game_id": game_id,
-            "kind": kind, "to_addr": stored_address(to), "subject": clean_subject(subject),
-            "text": text, "html": html, "headers": json.dumps(headers),
-            "image": image or None, "status": "pending", "attempts": 0, "next_attempt": now,
-            "last_error": "", "created": now, "sent_at": None, "claimed_by": "",
-            "claimed_until": None}
+    return {**_ROW_DEFAULTS, "message_id": new_message_id(cfg, kind, game_id, version),
+            "game_id": game_id, "kind": kind, "to_addr": stored_address(to),
+            "subject": clean_subject(subject), "text": text, "html": html,
+            "headers": json.dumps(headers), "image": image or None, "next_attempt": now,
+            "created": now}
+
+
+_ROW_DEFAULTS = {"sent_at": None, "claimed_until": None,
+                 **{name: f.default for name, f in OutMail.model_fields.items()
+                    if name != "id" and not f.is_required()}}
+"""The columns `mail_row` leaves at the model's defaults (every row of one batched
+INSERT names the same columns)."""
 
 
 class UnsendableMail(PbemError):

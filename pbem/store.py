@@ -255,10 +255,6 @@ class OutMail(SQLModel, table=True):
     claimed_by: str = ""
     claimed_until: datetime | None = _ts(nullable=True)
 
-    def header_dict(self) -> dict[str, str]:
-        data: dict[str, str] = json.loads(self.headers or "{}")
-        return data
-
 
 class Snapshot(SQLModel, table=True):
     """A game's state after its last commit, with the undo protocol's tracker, so a
